@@ -1,0 +1,242 @@
+package dev.herald.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Encodes and decodes JSON-RPC 2.0 messages.
+ *
+ * <p>Decoding never throws: malformed input becomes {@link DecodedMessage.Invalid} with the
+ * JSON-RPC error to answer (-32700 for unparseable JSON, -32600 for a bad envelope, -32602 for
+ * params that are not an object), carrying the request id whenever it could be read. Encoding
+ * writes each message exactly once to UTF-8 bytes with no newline inside, ready for any
+ * transport.
+ *
+ * <p>Thread-safe and stateless.
+ */
+public final class MessageCodec {
+  private static final JsonMapper MAPPER = McpJson.mapper();
+
+  private MessageCodec() {}
+
+  /** Decodes one frame (a stdio line, an HTTP body). */
+  public static DecodedMessage decode(byte[] bytes) {
+    return decode(bytes, 0, bytes.length);
+  }
+
+  /** Decodes one frame from a slice of a buffer. */
+  public static DecodedMessage decode(byte[] bytes, int offset, int length) {
+    if (length > McpJson.MAX_DOCUMENT_BYTES) {
+      return parseError("Parse error: message larger than " + McpJson.MAX_DOCUMENT_BYTES + " bytes");
+    }
+    JsonNode tree;
+    try {
+      tree = MAPPER.readTree(bytes, offset, length);
+    } catch (StreamConstraintsException e) {
+      return parseError("Parse error: " + limitMessage(e));
+    } catch (JacksonException e) {
+      return parseError("Parse error: invalid JSON");
+    } catch (StackOverflowError e) {
+      return parseError("Parse error: nesting too deep");
+    }
+    return classify(tree);
+  }
+
+  /** Decodes one frame from a string. */
+  public static DecodedMessage decode(String text) {
+    return decode(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  /** Classifies an already parsed tree. */
+  public static DecodedMessage classify(JsonNode tree) {
+    if (tree == null || tree.isMissingNode()) {
+      return invalid(null, "Invalid request: empty message", true);
+    }
+    if (tree.isArray()) {
+      ArrayNode array = (ArrayNode) tree;
+      if (array.isEmpty()) {
+        return invalid(null, "Invalid request: empty batch", true);
+      }
+      List<DecodedMessage> items = new ArrayList<>(array.size());
+      for (JsonNode item : array) {
+        items.add(item.isArray() ? invalid(null, "Invalid request: nested batch", true) : classify(item));
+      }
+      return new DecodedMessage.Batch(List.copyOf(items));
+    }
+    if (!tree.isObject()) {
+      return invalid(null, "Invalid request: not a JSON object", true);
+    }
+    ObjectNode obj = (ObjectNode) tree;
+    JsonNode idNode = obj.get("id");
+    JsonNode method = obj.get("method");
+    boolean isRequestLike = method != null;
+    RequestId id = null;
+    boolean idBad = false;
+    if (idNode != null) {
+      try {
+        id = RequestId.fromJson(idNode);
+      } catch (IllegalArgumentException e) {
+        idBad = true;
+      }
+    }
+    JsonNode version = obj.get("jsonrpc");
+    if (version == null || !version.isString() || !"2.0".equals(version.stringValue())) {
+      return invalid(id, "Invalid request: jsonrpc must be \"2.0\"", isRequestLike || idNode == null);
+    }
+    if (isRequestLike) {
+      if (!method.isString()) {
+        return invalid(id, "Invalid request: method must be a string", true);
+      }
+      if (idBad) {
+        return invalid(null, "Invalid request: id must be a string or an integer", true);
+      }
+      JsonNode params = obj.get("params");
+      if (params != null && !params.isObject() && !params.isNull()) {
+        if (id == null) {
+          return invalid(null, "Invalid params: params must be an object", false);
+        }
+        return new DecodedMessage.Invalid(
+            id,
+            new JsonRpcMessage.ErrorObject(
+                ErrorCodes.INVALID_PARAMS, "Invalid params: params must be an object", null),
+            true);
+      }
+      ObjectNode p = params instanceof ObjectNode o ? o : null;
+      if (idNode == null) {
+        return new DecodedMessage.Valid(new JsonRpcMessage.Notification(method.stringValue(), p));
+      }
+      return new DecodedMessage.Valid(new JsonRpcMessage.Request(id, method.stringValue(), p));
+    }
+    // A response.
+    JsonNode result = obj.get("result");
+    JsonNode error = obj.get("error");
+    if (result != null && error != null) {
+      return invalid(id, "Invalid response: both result and error", false);
+    }
+    if (result != null) {
+      if (id == null) {
+        return invalid(null, "Invalid response: result without a valid id", false);
+      }
+      return new DecodedMessage.Valid(new JsonRpcMessage.Result(id, result));
+    }
+    if (error != null) {
+      if (!error.isObject()) {
+        return invalid(id, "Invalid response: error must be an object", false);
+      }
+      JsonNode code = error.get("code");
+      JsonNode message = error.get("message");
+      if (code == null || !code.isIntegralNumber() || !code.canConvertToInt()) {
+        return invalid(id, "Invalid response: error.code must be an integer", false);
+      }
+      if (idBad || (idNode != null && !idNode.isNull() && id == null)) {
+        return invalid(null, "Invalid response: bad id", false);
+      }
+      String text = message != null && message.isString() ? message.stringValue() : "";
+      return new DecodedMessage.Valid(
+          new JsonRpcMessage.Error(
+              id, new JsonRpcMessage.ErrorObject(code.intValue(), text, error.get("data"))));
+    }
+    return invalid(id, "Invalid request: no method, result or error", true);
+  }
+
+  /** Encodes one message to UTF-8 JSON bytes (no trailing newline). */
+  public static byte[] encode(JsonRpcMessage message) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    try (JsonGenerator gen = MAPPER.createGenerator(out)) {
+      write(gen, message);
+    }
+    return out.toByteArray();
+  }
+
+  /** Encodes one message to a string (no trailing newline). */
+  public static String encodeToString(JsonRpcMessage message) {
+    return new String(encode(message), java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  /** Writes one message to a generator. */
+  public static void write(JsonGenerator gen, JsonRpcMessage message) {
+    gen.writeStartObject();
+    gen.writeStringProperty("jsonrpc", "2.0");
+    switch (message) {
+      case JsonRpcMessage.Request r -> {
+        writeId(gen, r.id());
+        gen.writeStringProperty("method", r.method());
+        if (r.params() != null) {
+          gen.writeName("params");
+          MAPPER.writeTree(gen, r.params());
+        }
+      }
+      case JsonRpcMessage.Notification n -> {
+        gen.writeStringProperty("method", n.method());
+        if (n.params() != null) {
+          gen.writeName("params");
+          MAPPER.writeTree(gen, n.params());
+        }
+      }
+      case JsonRpcMessage.Result r -> {
+        writeId(gen, r.id());
+        gen.writeName("result");
+        MAPPER.writeTree(gen, r.result());
+      }
+      case JsonRpcMessage.Error e -> {
+        if (e.id() == null) {
+          gen.writeNullProperty("id");
+        } else {
+          writeId(gen, e.id());
+        }
+        gen.writeName("error");
+        gen.writeStartObject();
+        gen.writeNumberProperty("code", e.error().code());
+        gen.writeStringProperty("message", e.error().message());
+        if (e.error().data() != null) {
+          gen.writeName("data");
+          MAPPER.writeTree(gen, e.error().data());
+        }
+        gen.writeEndObject();
+      }
+    }
+    gen.writeEndObject();
+  }
+
+  private static void writeId(JsonGenerator gen, RequestId id) {
+    switch (id) {
+      case RequestId.Text t -> gen.writeStringProperty("id", t.value());
+      case RequestId.Number n -> gen.writeNumberProperty("id", n.value());
+    }
+  }
+
+  /** Builds the error response for an invalid frame, or {@code null} when none is owed. */
+  public static JsonRpcMessage.Error errorFor(DecodedMessage.Invalid invalid) {
+    return new JsonRpcMessage.Error(invalid.id(), invalid.error());
+  }
+
+  private static DecodedMessage.Invalid parseError(String message) {
+    return new DecodedMessage.Invalid(
+        null, new JsonRpcMessage.ErrorObject(ErrorCodes.PARSE_ERROR, message, null), true);
+  }
+
+  private static DecodedMessage.Invalid invalid(RequestId id, String message, boolean answerable) {
+    return new DecodedMessage.Invalid(
+        id, new JsonRpcMessage.ErrorObject(ErrorCodes.INVALID_REQUEST, message, null), answerable);
+  }
+
+  private static String limitMessage(StreamConstraintsException e) {
+    String m = e.getOriginalMessage();
+    if (m != null && m.contains("nesting depth")) {
+      return "nesting deeper than " + McpJson.MAX_NESTING_DEPTH;
+    }
+    if (m != null && (m.contains("length") || m.contains("Length"))) {
+      return "message too large";
+    }
+    return "limit exceeded";
+  }
+
+}

@@ -1,0 +1,14 @@
+/**
+ * Herald core: the MCP wire model, the session engine, the server and client roles and the stdio
+ * transport. Jackson is its only runtime dependency.
+ */
+module dev.herald.core {
+  requires transitive tools.jackson.databind;
+  requires transitive tools.jackson.core;
+  requires transitive com.fasterxml.jackson.annotation;
+  requires static transitive org.jspecify;
+
+  exports dev.herald.wire;
+
+  opens dev.herald.wire to tools.jackson.databind;
+}
