@@ -1,0 +1,108 @@
+package dev.herald.wire;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A tool definition as listed by {@code tools/list}. Schemas are kept as JSON trees (JSON Schema
+ * 2020-12). {@code execution} is legacy (2025-11-25) only.
+ */
+public record Tool(
+    String name,
+    @Nullable String title,
+    @Nullable String description,
+    ObjectNode inputSchema,
+    @Nullable ObjectNode outputSchema,
+    @Nullable ToolAnnotations annotations,
+    @Nullable List<Icon> icons,
+    @Nullable ObjectNode execution,
+    @JsonProperty("_meta") @Nullable ObjectNode meta) {
+
+  public Tool {
+    java.util.Objects.requireNonNull(name, "name");
+    if (inputSchema == null) {
+      inputSchema = McpJson.object().put("type", "object");
+    }
+  }
+
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  /** The name a UI shows: {@code title}, then {@code annotations.title}, then {@code name}. */
+  public String displayName() {
+    if (title != null) {
+      return title;
+    }
+    if (annotations != null && annotations.title() != null) {
+      return annotations.title();
+    }
+    return name;
+  }
+
+  /** Builds a {@link Tool}. */
+  public static final class Builder {
+    private final String name;
+    private @Nullable String title;
+    private @Nullable String description;
+    private @Nullable ObjectNode inputSchema;
+    private @Nullable ObjectNode outputSchema;
+    private @Nullable ToolAnnotations annotations;
+    private @Nullable List<Icon> icons;
+    private @Nullable ObjectNode execution;
+    private @Nullable ObjectNode meta;
+
+    private Builder(String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("tool name must not be blank");
+      }
+      this.name = name;
+    }
+
+    public Builder title(String title) {
+      this.title = title;
+      return this;
+    }
+
+    public Builder description(String description) {
+      this.description = description;
+      return this;
+    }
+
+    public Builder inputSchema(ObjectNode schema) {
+      this.inputSchema = schema;
+      return this;
+    }
+
+    public Builder outputSchema(ObjectNode schema) {
+      this.outputSchema = schema;
+      return this;
+    }
+
+    public Builder annotations(ToolAnnotations annotations) {
+      this.annotations = annotations;
+      return this;
+    }
+
+    public Builder icons(List<Icon> icons) {
+      this.icons = List.copyOf(icons);
+      return this;
+    }
+
+    public Builder execution(ObjectNode execution) {
+      this.execution = execution;
+      return this;
+    }
+
+    public Builder meta(ObjectNode meta) {
+      this.meta = meta;
+      return this;
+    }
+
+    public Tool build() {
+      return new Tool(name, title, description, inputSchema, outputSchema, annotations, icons, execution, meta);
+    }
+  }
+}
