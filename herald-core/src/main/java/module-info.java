@@ -9,6 +9,8 @@ module dev.herald.core {
   requires static transitive org.jspecify;
 
   exports dev.herald.wire;
+  exports dev.herald.session;
+  exports dev.herald.transport;
 
   opens dev.herald.wire to tools.jackson.databind;
 }

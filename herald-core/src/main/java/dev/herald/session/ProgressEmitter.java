@@ -1,0 +1,178 @@
+package dev.herald.session;
+
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.ProgressToken;
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The sender's progress emitter for one inbound request that carried a token (DESIGN "Progress,
+ * both ends", sender). Refuses non-finite and non-increasing values; coalesces to a cadence with a
+ * trailing flush; {@link #close()} flushes the last value and refuses everything after.
+ *
+ * <p>State is guarded by {@code lock}, which is held while the notification is handed to the
+ * session's send path so that values leave strictly in order. Only this emitter's own callers
+ * (the handler and the flush timer) contend for it.
+ */
+final class ProgressEmitter implements ProgressReporter {
+  private final ReentrantLock lock = new ReentrantLock();
+  private final ProgressToken token;
+  private final Consumer<JsonRpcMessage.Notification> send;
+  private final long intervalNanos;
+  private final Ticker ticker;
+  private final Scheduler scheduler;
+  private final LongAdder refused;
+
+  // guarded by lock
+  private boolean hasLast;
+  private double last;
+  private long lastPercent = -1;
+  private @Nullable ProgressNotificationParams pending;
+  private boolean everSent;
+  private long lastSentAt;
+  private Scheduler.@Nullable Cancellable timer;
+  private boolean closed;
+  private long sent;
+
+  ProgressEmitter(
+      ProgressToken token,
+      Consumer<JsonRpcMessage.Notification> send,
+      Duration interval,
+      Ticker ticker,
+      Scheduler scheduler,
+      LongAdder refused) {
+    this.token = token;
+    this.send = send;
+    this.intervalNanos = interval.toNanos();
+    this.ticker = ticker;
+    this.scheduler = scheduler;
+    this.refused = refused;
+  }
+
+  @Override
+  public boolean requested() {
+    return true;
+  }
+
+  @Override
+  public boolean report(double progress, @Nullable Double total, @Nullable String message) {
+    lock.lock();
+    try {
+      if (closed
+          || !Double.isFinite(progress)
+          || (total != null && (!Double.isFinite(total) || total <= 0))
+          || (hasLast && progress <= last)) {
+        refused.increment();
+        return false;
+      }
+      hasLast = true;
+      last = progress;
+      pending = ProgressNotificationParams.of(token, progress, total, message);
+      long now = ticker.nanos();
+      if (!everSent || now - lastSentAt >= intervalNanos) {
+        sendPendingLocked(now);
+      } else if (timer == null) {
+        timer = scheduler.schedule(this::flushFromTimer, lastSentAt + intervalNanos - now);
+      }
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public boolean percent(long done, long of, @Nullable String message) {
+    if (of <= 0 || done < 0) {
+      refused.increment();
+      return false;
+    }
+    long pct = Math.min(100, Math.floorDiv(Math.multiplyExact(Math.min(done, of), 100L), of));
+    lock.lock();
+    try {
+      if (pct <= lastPercent) {
+        return false;
+      }
+      lastPercent = pct;
+    } finally {
+      lock.unlock();
+    }
+    return report(pct, 100.0, message);
+  }
+
+  private void flushFromTimer() {
+    lock.lock();
+    try {
+      timer = null;
+      if (!closed && pending != null) {
+        sendPendingLocked(ticker.nanos());
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void sendPendingLocked(long now) {
+    ProgressNotificationParams p = pending;
+    pending = null;
+    everSent = true;
+    lastSentAt = now;
+    if (p != null) {
+      sent++;
+      send.accept(new JsonRpcMessage.Notification(McpMethods.PROGRESS, McpJson.toObject(p)));
+    }
+  }
+
+  /** Flushes the pending value (before the response goes out) and refuses all later reports. */
+  void close() {
+    lock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      if (timer != null) {
+        timer.cancel();
+        timer = null;
+      }
+      if (pending != null) {
+        try {
+          sendPendingLocked(ticker.nanos());
+        } catch (RuntimeException e) {
+          // the connection may be gone; the response will fail the same way
+        }
+      }
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Closes without flushing: the request was cancelled, so nothing more may be sent for it. */
+  void abandon() {
+    lock.lock();
+    try {
+      if (timer != null) {
+        timer.cancel();
+        timer = null;
+      }
+      pending = null;
+      closed = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long sentCount() {
+    lock.lock();
+    try {
+      return sent;
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package dev.herald.session;
+
+import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.ProgressToken;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The receiver's registry of progress tokens for one session (seed 003, DESIGN "Progress, both
+ * ends"). A token is registered when its request is sent and closed exactly once when the request
+ * ends; a bounded set of tombstones then tells a late update from an unknown one. An update is
+ * only ever applied to the row that owns its token.
+ *
+ * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own lock.
+ */
+final class ProgressRegistry {
+  /** How many closed tokens are remembered to tell "late" from "unknown". */
+  static final int TOMBSTONES = 1024;
+
+  private final ConcurrentHashMap<ProgressToken, ProgressTracker> active = new ConcurrentHashMap<>();
+  private final ReentrantLock tombstoneLock = new ReentrantLock();
+  // guarded by tombstoneLock
+  private final LinkedHashMap<ProgressToken, Tombstone> tombstones =
+      new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ProgressToken, Tombstone> eldest) {
+          return size() > TOMBSTONES;
+        }
+      };
+  private final LongAdder unknown = new LongAdder();
+  private final LongAdder late = new LongAdder();
+
+  /** What is kept of a closed token for a short diagnostic window. */
+  record Tombstone(ProgressRecord.Terminal terminal, @Nullable Double finalProgress) {}
+
+  /**
+   * Registers a token for a request about to be sent.
+   *
+   * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
+   */
+  void register(ProgressTracker tracker) {
+    if (active.putIfAbsent(tracker.token(), tracker) != null) {
+      throw new IllegalStateException("progress token already active: " + tracker.token());
+    }
+    tombstoneLock.lock();
+    try {
+      tombstones.remove(tracker.token());
+    } finally {
+      tombstoneLock.unlock();
+    }
+  }
+
+  /** Routes an arriving update to the tracker that owns its token; empty when accepted. */
+  Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
+    ProgressTracker tracker = active.get(params.progressToken());
+    if (tracker == null) {
+      boolean wasClosed;
+      tombstoneLock.lock();
+      try {
+        wasClosed = tombstones.containsKey(params.progressToken());
+      } finally {
+        tombstoneLock.unlock();
+      }
+      (wasClosed ? late : unknown).increment();
+      return Optional.of(wasClosed ? ProgressRejection.LATE : ProgressRejection.UNKNOWN);
+    }
+    Optional<ProgressRejection> verdict = tracker.accept(params);
+    if (verdict.isPresent() && verdict.get() == ProgressRejection.LATE) {
+      late.increment();
+    }
+    return verdict;
+  }
+
+  /** Closes a token once: final flush, then a tombstone. */
+  void close(ProgressTracker tracker, ProgressRecord.Terminal how) {
+    if (!tracker.close(how)) {
+      return;
+    }
+    tombstoneLock.lock();
+    try {
+      tombstones.put(tracker.token(), new Tombstone(how, tracker.lastValue()));
+    } finally {
+      tombstoneLock.unlock();
+    }
+    active.remove(tracker.token(), tracker);
+  }
+
+  boolean isActive(ProgressToken token) {
+    return active.containsKey(token);
+  }
+
+  int activeCount() {
+    return active.size();
+  }
+
+  long unknownCount() {
+    return unknown.sum();
+  }
+
+  long lateCount() {
+    return late.sum();
+  }
+}

@@ -1,0 +1,632 @@
+package dev.herald.session;
+
+import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.CancelledNotificationParams;
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.MessageCodec;
+import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.ProgressToken;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.RequestId;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The session engine: one per connection, used by both the server and the client role.
+ *
+ * <p>Design note (DESIGN.md "The session engine", issue 2). It keeps two tables. Outbound: request
+ * id to {@link PendingCall}, each with two clocks and an optional progress tracker, each leaving
+ * exactly once (response, error, cancel, timeout, connection end). Inbound: raw request id to
+ * {@link InboundCall}, each on its own virtual thread with a cancellation token and a progress
+ * emitter; {@code notifications/cancelled} interrupts it, cancels the reverse calls it started
+ * (found by their "originated by" pointer) and suppresses its response. Progress tokens are scoped
+ * to this session: a second active request with the same token is refused with -32602. The
+ * notification registry drops unknown methods with a debug log and a counter; unknown requests
+ * are the role's to answer with -32601. The reader thread never runs user code.
+ *
+ * <p>Thread-safe.
+ */
+public final class SessionEngine {
+  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+
+  private final Transport transport;
+  private final RequestHandler requests;
+  private final Map<String, NotificationHandler> notifications;
+  private final Ticker ticker;
+  private final Scheduler scheduler;
+  private final int maxInFlight;
+  private final Duration progressInterval;
+  private final CallOptions defaultOptions;
+  private final String name;
+
+  private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ProgressToken, RequestId> inboundTokens = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<RequestId, ProgressEmitter> emitters = new ConcurrentHashMap<>();
+  private final ProgressRegistry progress = new ProgressRegistry();
+  private final AtomicLong nextId = new AtomicLong(1);
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
+  private volatile @Nullable ProtocolVersion version;
+
+  private final LongAdder unknownNotifications = new LongAdder();
+  private final LongAdder lateResponses = new LongAdder();
+  private final LongAdder ignoredCancellations = new LongAdder();
+  private final LongAdder progressRefused = new LongAdder();
+  private final LongAdder invalidFrames = new LongAdder();
+
+  private SessionEngine(Builder b) {
+    this.transport = Objects.requireNonNull(b.transport, "transport");
+    this.requests = Objects.requireNonNull(b.requests, "requests");
+    this.notifications = Map.copyOf(b.notifications);
+    this.ticker = b.ticker;
+    this.scheduler = b.scheduler;
+    this.maxInFlight = b.maxInFlight;
+    this.progressInterval = b.progressInterval;
+    this.defaultOptions = b.defaultOptions;
+    this.name = b.name;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts reading from the transport. */
+  public void start() {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("session already started");
+    }
+    transport.start(
+        new Transport.Receiver() {
+          @Override
+          public void onFrame(DecodedMessage frame) {
+            SessionEngine.this.onFrame(frame);
+          }
+
+          @Override
+          public void onClose(@Nullable Throwable cause) {
+            SessionEngine.this.onTransportClosed(cause);
+          }
+        });
+  }
+
+  /** The negotiated protocol version, once known. */
+  public Optional<ProtocolVersion> version() {
+    return Optional.ofNullable(version);
+  }
+
+  /** Records the negotiated protocol version (the role does, at bring-up). */
+  public void version(ProtocolVersion v) {
+    this.version = v;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  public boolean isOpen() {
+    return !closed.get();
+  }
+
+  /** Completes when the session ends, with the cause or {@code null} for an orderly end. */
+  public CompletableFuture<@Nullable Throwable> closed() {
+    return closeFuture;
+  }
+
+  public EngineStats stats() {
+    return new EngineStats(
+        unknownNotifications.sum(),
+        lateResponses.sum(),
+        ignoredCancellations.sum(),
+        progress.unknownCount(),
+        progress.lateCount(),
+        progressRefused.sum(),
+        invalidFrames.sum());
+  }
+
+  /** Requests still waiting for a response. */
+  public int pendingCount() {
+    return pending.size();
+  }
+
+  /** Requests from the peer still being handled. */
+  public int inFlightCount() {
+    return inFlight.size();
+  }
+
+  /** Progress tokens this side issued that are still active. */
+  public int activeProgressTokens() {
+    return progress.activeCount();
+  }
+
+  // ---------------------------------------------------------------- outbound
+
+  /**
+   * Sends a request.
+   *
+   * @param originatedBy the inbound request whose handler makes this call (it is routed to that
+   *     request's stream and cancelled with it), or {@code null}
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options, @Nullable RequestId originatedBy) {
+    if (closed.get()) {
+      throw new TransportException("session closed");
+    }
+    CallOptions effective = options.orDefaults(defaultOptions);
+    RequestId id = RequestId.of(nextId.getAndIncrement());
+    long now = ticker.nanos();
+    SerialExecutor callbacks = new SerialExecutor();
+    ProgressTracker tracker = null;
+    ObjectNode sentParams = params;
+    PendingCall[] self = new PendingCall[1];
+    if (effective.progress() != null) {
+      ProgressToken token = ProgressTokens.random();
+      tracker = new ProgressTracker(
+          token, effective.progress(), effective.renderInterval(), ticker, scheduler, callbacks,
+          () -> {
+            PendingCall c = self[0];
+            if (c != null) {
+              c.touch(ticker.nanos());
+            }
+          });
+      sentParams = params == null ? McpJson.object() : params.deepCopy();
+      JsonNode meta = sentParams.get("_meta");
+      ObjectNode metaObj = meta instanceof ObjectNode o ? o : McpJson.object();
+      metaObj.set("progressToken", McpJson.toTree(token));
+      sentParams.set("_meta", metaObj);
+    }
+    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now);
+    self[0] = call;
+    if (tracker != null) {
+      progress.register(tracker);
+    }
+    pending.put(id, call);
+    call.armTimer(scheduler, now);
+    try {
+      transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
+    } catch (RuntimeException e) {
+      pending.remove(id, call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, asTransportFailure(e), progress);
+    }
+    return call;
+  }
+
+  /** Sends a request with the session's default options. */
+  public OutboundCall request(String method, @Nullable ObjectNode params) {
+    return request(method, params, CallOptions.defaults(), null);
+  }
+
+  /**
+   * Sends a notification.
+   *
+   * @param relatedTo the inbound request it belongs to, or {@code null}
+   * @throws TransportException if the session is closed or the write fails
+   */
+  public void notify(String method, @Nullable ObjectNode params, @Nullable RequestId relatedTo) {
+    if (closed.get()) {
+      throw new TransportException("session closed");
+    }
+    transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+  }
+
+  boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
+    if (!call.finish(how, null, failure, progress)) {
+      return false;
+    }
+    pending.remove(call.id(), call);
+    if (!closed.get()) {
+      try {
+        transport.send(
+            new JsonRpcMessage.Notification(
+                McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
+            call.originatedBy());
+      } catch (RuntimeException e) {
+        LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
+      }
+    }
+    return true;
+  }
+
+  void checkTimeout(PendingCall call) {
+    if (call.isDone()) {
+      return;
+    }
+    long now = ticker.nanos();
+    TimeoutException.Clock which = call.expired(now);
+    if (which == null) {
+      call.armTimer(scheduler, now);
+      return;
+    }
+    String reason = which == TimeoutException.Clock.IDLE ? "idle timeout" : "timeout";
+    cancelOutbound(
+        call,
+        reason,
+        new TimeoutException(which, call.method() + " timed out (" + reason + ")"),
+        which == TimeoutException.Clock.IDLE ? ProgressRecord.Terminal.TIMEOUT_IDLE : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+  }
+
+  // ---------------------------------------------------------------- inbound
+
+  private void onFrame(DecodedMessage frame) {
+    switch (frame) {
+      case DecodedMessage.Valid v -> onMessage(v.message());
+      case DecodedMessage.Invalid bad -> {
+        invalidFrames.increment();
+        LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
+        if (bad.answerable()) {
+          sendQuietly(MessageCodec.errorFor(bad), bad.id());
+        }
+      }
+      case DecodedMessage.Batch batch -> {
+        ProtocolVersion v = version;
+        if (v == null || !v.batching()) {
+          invalidFrames.increment();
+          sendQuietly(
+              new JsonRpcMessage.Error(
+                  null,
+                  new JsonRpcMessage.ErrorObject(
+                      ErrorCodes.INVALID_REQUEST,
+                      "Invalid request: batches are not supported in protocol version "
+                          + (v == null ? "(not negotiated)" : v.wire()),
+                      null)),
+              null);
+        } else {
+          for (DecodedMessage item : batch.items()) {
+            onFrame(item);
+          }
+        }
+      }
+    }
+  }
+
+  private void onMessage(JsonRpcMessage message) {
+    switch (message) {
+      case JsonRpcMessage.Request r -> onRequest(r);
+      case JsonRpcMessage.Notification n -> onNotification(n);
+      case JsonRpcMessage.Result r -> onResponse(r.id(), r.result(), null);
+      case JsonRpcMessage.Error e -> {
+        if (e.id() == null) {
+          LOG.log(Level.DEBUG, "[{0}] peer reported an error: {1}", name, e.error().message());
+        } else {
+          onResponse(e.id(), null, e.error());
+        }
+      }
+    }
+  }
+
+  private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
+    PendingCall call = pending.remove(id);
+    if (call == null) {
+      lateResponses.increment();
+      LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
+      return;
+    }
+    if (error != null) {
+      call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress);
+    } else {
+      call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    }
+  }
+
+  private void onRequest(JsonRpcMessage.Request r) {
+    if (closed.get()) {
+      return;
+    }
+    if (inFlight.containsKey(r.id())) {
+      sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_REQUEST, "Invalid request: id " + r.id() + " is already in use by an active request"), null);
+      return;
+    }
+    if (inFlight.size() >= maxInFlight) {
+      sendQuietly(errorResponse(r.id(), ErrorCodes.LIMIT_EXCEEDED, "Too many requests in flight (limit " + maxInFlight + ")"), r.id());
+      return;
+    }
+    ProgressToken token = null;
+    ObjectNode params = r.params();
+    JsonNode meta = params == null ? null : params.get("_meta");
+    if (meta != null && !meta.isNull()) {
+      if (!meta.isObject()) {
+        sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"), r.id());
+        return;
+      }
+      JsonNode t = meta.get("progressToken");
+      if (t != null && !t.isNull()) {
+        try {
+          token = ProgressToken.fromJson(t);
+        } catch (IllegalArgumentException e) {
+          sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progressToken must be a string or an integer"), r.id());
+          return;
+        }
+      }
+    }
+    if (token != null && inboundTokens.putIfAbsent(token, r.id()) != null) {
+      sendQuietly(
+          errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progress token is already in use by another active request"),
+          r.id());
+      return;
+    }
+    ProgressReporter reporter = ProgressReporter.NONE;
+    ProgressEmitter emitter = null;
+    if (token != null) {
+      emitter = new ProgressEmitter(
+          token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, progressRefused);
+      reporter = emitter;
+      emitters.put(r.id(), emitter);
+    }
+    InboundCall call = new InboundCall(this, r, reporter);
+    inFlight.put(r.id(), call);
+    ProgressToken heldToken = token;
+    ProgressEmitter heldEmitter = emitter;
+    Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call, heldToken, heldEmitter));
+    call.bindThread(t);
+    t.start();
+  }
+
+  private void run(InboundCall call, @Nullable ProgressToken token, @Nullable ProgressEmitter emitter) {
+    JsonRpcMessage.Response response;
+    try {
+      JsonNode result = requests.handle(call);
+      response = new JsonRpcMessage.Result(call.id(), result == null ? McpJson.object() : result);
+    } catch (McpException e) {
+      response = new JsonRpcMessage.Error(call.id(), e.toErrorObject());
+    } catch (CancelledException e) {
+      response = errorResponse(call.id(), ErrorCodes.REQUEST_CANCELLED, "Request cancelled");
+    } catch (RuntimeException | Error e) {
+      if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) {
+        throw vme;
+      }
+      LOG.log(Level.WARNING, "[" + name + "] handler for " + call.method() + " failed", e);
+      response = errorResponse(call.id(), ErrorCodes.INTERNAL_ERROR, "Internal error");
+    }
+    boolean won = call.tryComplete();
+    if (won && emitter != null) {
+      emitter.close(); // the last value goes out before the response
+    }
+    release(call, token);
+    if (won) {
+      sendQuietly(response, call.id());
+    }
+    Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
+  }
+
+  private void release(InboundCall call, @Nullable ProgressToken token) {
+    inFlight.remove(call.id(), call);
+    emitters.remove(call.id());
+    if (token != null) {
+      inboundTokens.remove(token, call.id());
+    }
+    cancelChildren(call.id(), "originating request ended");
+  }
+
+  private void cancelChildren(RequestId parent, String reason) {
+    for (PendingCall child : pending.values()) {
+      if (parent.equals(child.originatedBy())) {
+        child.cancel(reason);
+      }
+    }
+  }
+
+  private void onNotification(JsonRpcMessage.Notification n) {
+    switch (n.method()) {
+      case McpMethods.CANCELLED -> onCancelled(n.params());
+      case McpMethods.PROGRESS -> onProgress(n.params());
+      default -> {
+        NotificationHandler h = notifications.get(n.method());
+        if (h == null) {
+          unknownNotifications.increment();
+          LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
+          return;
+        }
+        try {
+          h.handle(n.params());
+        } catch (RuntimeException e) {
+          LOG.log(Level.DEBUG, "[" + name + "] notification handler for " + n.method() + " failed", e);
+        }
+      }
+    }
+  }
+
+  private void onCancelled(@Nullable ObjectNode params) {
+    CancelledNotificationParams p;
+    try {
+      p = McpJson.fromTree(params, CancelledNotificationParams.class);
+    } catch (McpException e) {
+      ignoredCancellations.increment();
+      return;
+    }
+    if (p.requestId() == null) {
+      ignoredCancellations.increment();
+      return;
+    }
+    InboundCall call = inFlight.get(p.requestId());
+    if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
+      ignoredCancellations.increment();
+      LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
+      return;
+    }
+    cancelInbound(call, p.reason() == null ? "cancelled by peer" : p.reason());
+  }
+
+  private void cancelInbound(InboundCall call, String reason) {
+    ProgressEmitter emitter = emitters.get(call.id());
+    if (emitter != null) {
+      emitter.abandon();
+    }
+    call.cancelToken(reason);
+    call.interrupt();
+    ProgressToken token = null;
+    for (Map.Entry<ProgressToken, RequestId> e : inboundTokens.entrySet()) {
+      if (e.getValue().equals(call.id())) {
+        token = e.getKey();
+        break;
+      }
+    }
+    release(call, token);
+  }
+
+  private void onProgress(@Nullable ObjectNode params) {
+    ProgressNotificationParams p;
+    try {
+      p = McpJson.fromTree(params, ProgressNotificationParams.class);
+    } catch (McpException e) {
+      LOG.log(Level.DEBUG, "[{0}] malformed progress notification dropped", name);
+      return;
+    }
+    progress.onProgress(p).ifPresent(why -> LOG.log(Level.DEBUG, "[{0}] progress refused: {1}", name, why));
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  private void onTransportClosed(@Nullable Throwable cause) {
+    shutdown(cause);
+  }
+
+  /** Ends the session: pending calls fail, handlers are cancelled, the transport is closed. */
+  public void close() {
+    shutdown(null);
+  }
+
+  private void shutdown(@Nullable Throwable cause) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    TransportException failure = new TransportException("connection closed", cause);
+    for (PendingCall call : pending.values()) {
+      pending.remove(call.id(), call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
+    }
+    for (InboundCall call : inFlight.values()) {
+      if (call.tryCancel()) {
+        cancelInbound(call, "connection closed");
+      }
+    }
+    try {
+      transport.close();
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] transport close failed: {1}", name, e.getMessage());
+    }
+    closeFuture.complete(cause);
+  }
+
+  private void sendQuietly(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+    try {
+      transport.send(message, relatedTo);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] send failed: {1}", name, e.getMessage());
+    }
+  }
+
+  private static JsonRpcMessage.Error errorResponse(RequestId id, int code, String message) {
+    return new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(code, message, null));
+  }
+
+  private static TransportException asTransportFailure(RuntimeException e) {
+    return e instanceof TransportException te ? te : new TransportException("send failed: " + e.getMessage(), e);
+  }
+
+  /** Builds a {@link SessionEngine}. */
+  public static final class Builder {
+    private @Nullable Transport transport;
+    private @Nullable RequestHandler requests;
+    private final Map<String, NotificationHandler> notifications = new ConcurrentHashMap<>();
+    private Ticker ticker = Ticker.system();
+    private Scheduler scheduler = Scheduler.system();
+    private int maxInFlight = 256;
+    private Duration progressInterval = Duration.ofMillis(50);
+    private CallOptions defaultOptions = CallOptions.defaults();
+    private String name = "session";
+
+    private Builder() {}
+
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    public Builder requests(RequestHandler handler) {
+      this.requests = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Registers a handler for a notification method.
+     *
+     * @throws IllegalArgumentException for the engine's own methods or a method registered twice
+     */
+    public Builder onNotification(String method, NotificationHandler handler) {
+      if (McpMethods.CANCELLED.equals(method) || McpMethods.PROGRESS.equals(method)) {
+        throw new IllegalArgumentException(method + " is handled by the session engine itself");
+      }
+      if (notifications.putIfAbsent(method, Objects.requireNonNull(handler, "handler")) != null) {
+        throw new IllegalArgumentException("a handler for " + method + " was already registered");
+      }
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    public Builder maxInFlight(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxInFlight must be at least 1, was " + max);
+      }
+      this.maxInFlight = max;
+      return this;
+    }
+
+    /** The sender's progress cadence: at most one notification per interval per request. */
+    public Builder progressInterval(Duration interval) {
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("progressInterval must not be negative: " + interval);
+      }
+      this.progressInterval = interval;
+      return this;
+    }
+
+    public Builder defaultCallOptions(CallOptions options) {
+      this.defaultOptions = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public SessionEngine build() {
+      return new SessionEngine(this);
+    }
+  }
+}

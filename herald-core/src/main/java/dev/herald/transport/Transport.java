@@ -1,0 +1,45 @@
+package dev.herald.transport;
+
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.RequestId;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One connection to one peer: frames in, frames out. A transport knows bytes, lines, HTTP
+ * exchanges and SSE events; it never looks at JSON-RPC methods.
+ *
+ * <p>Threading: {@link #start} is called once; the transport then calls the {@link Receiver} from
+ * its own reader thread, one frame at a time, in arrival order. {@link #send} may be called from
+ * any thread; frames from one thread leave in the order sent.
+ */
+public interface Transport extends AutoCloseable {
+
+  /** Begins reading. Frames and the final close are reported to {@code receiver}. */
+  void start(Receiver receiver);
+
+  /**
+   * Sends one message.
+   *
+   * @param message the message
+   * @param relatedTo the inbound request this message belongs to (a progress update, a log line
+   *     or a reverse request made by that request's handler, or the response to it), or {@code
+   *     null} for a message tied to no request. Stream-based transports route by it; stdio
+   *     ignores it.
+   * @throws TransportException when the connection is closed or broken
+   */
+  void send(JsonRpcMessage message, @Nullable RequestId relatedTo);
+
+  /** Closes the connection. Idempotent. */
+  @Override
+  void close();
+
+  /** Receives what a transport reads. */
+  interface Receiver {
+    /** One decoded frame. Must not block for long: it runs on the transport's reader. */
+    void onFrame(DecodedMessage frame);
+
+    /** The connection ended; {@code cause} is {@code null} for an orderly end. Called once. */
+    void onClose(@Nullable Throwable cause);
+  }
+}
