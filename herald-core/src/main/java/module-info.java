@@ -11,6 +11,7 @@ module dev.herald.core {
   exports dev.herald.wire;
   exports dev.herald.session;
   exports dev.herald.transport;
+  exports dev.herald.transport.stdio;
 
   opens dev.herald.wire to tools.jackson.databind;
 }
