@@ -12,6 +12,8 @@ module dev.herald.core {
   exports dev.herald.session;
   exports dev.herald.transport;
   exports dev.herald.transport.stdio;
+  exports dev.herald.server;
+  exports dev.herald.client;
 
   opens dev.herald.wire to tools.jackson.databind;
 }

@@ -24,7 +24,7 @@ final class ProgressEmitter implements ProgressReporter {
   private final ReentrantLock lock = new ReentrantLock();
   private final ProgressToken token;
   private final Consumer<JsonRpcMessage.Notification> send;
-  private final long intervalNanos;
+  private volatile long intervalNanos;
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final LongAdder refused;
@@ -58,6 +58,15 @@ final class ProgressEmitter implements ProgressReporter {
   @Override
   public boolean requested() {
     return true;
+  }
+
+  @Override
+  public ProgressReporter cadence(Duration interval) {
+    if (interval.isNegative()) {
+      throw new IllegalArgumentException("cadence must not be negative: " + interval);
+    }
+    this.intervalNanos = interval.toNanos();
+    return this;
   }
 
   @Override

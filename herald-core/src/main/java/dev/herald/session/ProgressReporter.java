@@ -36,6 +36,14 @@ public interface ProgressReporter {
    */
   boolean percent(long done, long of, @Nullable String message);
 
+  /**
+   * Changes this request's coalescing cadence: at most one notification per {@code interval};
+   * {@link java.time.Duration#ZERO} puts every accepted value on the wire. Returns this reporter.
+   */
+  default ProgressReporter cadence(java.time.Duration interval) {
+    return this;
+  }
+
   /** A reporter for a request that asked for no progress. */
   ProgressReporter NONE =
       new ProgressReporter() {

@@ -1,0 +1,168 @@
+package dev.herald.server;
+
+import dev.herald.session.CancelledException;
+import dev.herald.session.InboundCall;
+import dev.herald.session.ProgressReporter;
+import dev.herald.session.CancellationToken;
+import dev.herald.wire.CallToolParams;
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.InitializeParams;
+import dev.herald.wire.InitializeResult;
+import dev.herald.wire.ListToolsResult;
+import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.RequestId;
+import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.SetLevelParams;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The server's method table for one session: lifecycle first, then each feature's methods.
+ * Runs on the request's virtual thread.
+ */
+final class ServerMethods {
+  private final McpServer server;
+  private final ServerSession session;
+
+  ServerMethods(McpServer server, ServerSession session) {
+    this.server = server;
+    this.session = session;
+  }
+
+  JsonNode handle(InboundCall call) {
+    String method = call.method();
+    if (McpMethods.PING.equals(method)) {
+      return McpJson.object();
+    }
+    if (McpMethods.INITIALIZE.equals(method)) {
+      return initialize(call);
+    }
+    if (session.state() == ServerSession.State.NEW) {
+      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: the session is not initialized; send initialize first");
+    }
+    return switch (method) {
+      case McpMethods.TOOLS_LIST -> listTools(call);
+      case McpMethods.TOOLS_CALL -> callTool(call);
+      case McpMethods.LOGGING_SET_LEVEL -> setLevel(call);
+      default -> throw McpException.methodNotFound(method);
+    };
+  }
+
+  private JsonNode initialize(InboundCall call) {
+    InitializeParams p = McpJson.fromTree(call.params(), InitializeParams.class);
+    ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
+    ProtocolVersion chosen = requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
+    ClientCapabilities caps = p.capabilities();
+    if (!session.beginInitialize(p.clientInfo(), caps, chosen)) {
+      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
+    }
+    return McpJson.toTree(new InitializeResult(chosen.wire(), capabilities(), server.info, server.instructions, null));
+  }
+
+  ServerCapabilities capabilities() {
+    return new ServerCapabilities(
+        null,
+        McpJson.object(),
+        null,
+        null,
+        null,
+        new ServerCapabilities.ListChanged(true),
+        null,
+        null);
+  }
+
+  private JsonNode listTools(InboundCall call) {
+    return McpJson.toTree(new ListToolsResult(server.tools(), null, null));
+  }
+
+  private JsonNode setLevel(InboundCall call) {
+    SetLevelParams p = McpJson.fromTree(call.params(), SetLevelParams.class);
+    LoggingLevel level = LoggingLevel.parse(p.level() == null ? "" : p.level())
+        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown logging level '" + p.level()
+            + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
+    session.logLevel(level);
+    return McpJson.object();
+  }
+
+  private JsonNode callTool(InboundCall call) {
+    CallToolParams p = McpJson.fromTree(call.params(), CallToolParams.class);
+    McpServer.RegisteredTool tool = server.tools.get(p.name());
+    if (tool == null) {
+      throw McpException.invalidParams("Unknown tool: " + p.name());
+    }
+    ObjectNode args = p.arguments() == null ? McpJson.object() : p.arguments();
+    ToolCall toolCall = new ToolCall(p.name(), args, new Context(call));
+    CallToolResult result;
+    try {
+      result = tool.handler().call(toolCall);
+    } catch (McpException | CancelledException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      if (call.cancellation().isCancelled()) {
+        throw new CancelledException(String.valueOf(call.cancellation().reason()));
+      }
+      Thread.currentThread().interrupt();
+      result = CallToolResult.error("Tool " + p.name() + " was interrupted");
+    } catch (Exception e) {
+      if (call.cancellation().isCancelled()) {
+        throw new CancelledException(String.valueOf(call.cancellation().reason()));
+      }
+      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      result = CallToolResult.error(message);
+    }
+    if (result == null) {
+      result = CallToolResult.of(List.of());
+    }
+    return McpJson.toTree(result);
+  }
+
+  /** The request context a handler sees. */
+  private final class Context implements RequestContext {
+    private final InboundCall call;
+
+    Context(InboundCall call) {
+      this.call = call;
+    }
+
+    @Override
+    public RequestId requestId() {
+      return call.id();
+    }
+
+    @Override
+    public @Nullable ObjectNode meta() {
+      return call.meta();
+    }
+
+    @Override
+    public ProgressReporter progress() {
+      return call.progress();
+    }
+
+    @Override
+    public CancellationToken cancellation() {
+      return call.cancellation();
+    }
+
+    @Override
+    public ServerSession session() {
+      return session;
+    }
+
+    @Override
+    public void log(LoggingLevel level, @Nullable String logger, Object data) {
+      if (call.cancellation().isCancelled()) {
+        return; // a cancelled request sends nothing more
+      }
+      session.log(level, logger, data, call.running() ? call.id() : null);
+    }
+  }
+}
