@@ -1,0 +1,12 @@
+/**
+ * The session engine, shared by both roles: pending outbound calls with two clocks, in-flight
+ * inbound requests on virtual threads, cancellation, progress at both ends, and the notification
+ * registry. Knows requests and notifications, not tools or resources.
+ *
+ * <p>Threading: all public types are thread-safe; user callbacks run on virtual threads, never on
+ * a transport's reader. Nulls: non-null unless marked {@code @Nullable}.
+ */
+@NullMarked
+package dev.herald.session;
+
+import org.jspecify.annotations.NullMarked;
