@@ -14,7 +14,8 @@ public record PromptArgument(
     return new PromptArgument(name, null, description, required);
   }
 
-  public boolean isRequired() {
+  /** Whether the argument must be given ({@code required}, false when absent). */
+  public boolean requiredOrFalse() {
     return Boolean.TRUE.equals(required);
   }
 }

@@ -24,7 +24,8 @@ public record Task(
     java.util.Objects.requireNonNull(lastUpdatedAt, "lastUpdatedAt");
   }
 
-  public boolean isTerminal() {
+  /** Whether the status is terminal (named without "is" so Jackson does not write it). */
+  public boolean terminal() {
     return status.isTerminal();
   }
 }

@@ -24,7 +24,7 @@ class PromptsWireTest {
          "nextCursor":"next-page-cursor","ttlMs":600000,"cacheScope":"public"}
         """, ListPromptsResult.class, "resultType");
     Prompt p = r.prompts().get(0);
-    assertThat(p.arguments()).singleElement().satisfies(a -> assertThat(a.isRequired()).isTrue());
+    assertThat(p.arguments()).singleElement().satisfies(a -> assertThat(a.requiredOrFalse()).isTrue());
     assertThat(p.displayName()).isEqualTo("Request Code Review");
     assertThat(r.cacheScope()).isEqualTo(CacheScope.PUBLIC);
   }
@@ -69,6 +69,12 @@ class PromptsWireTest {
   void unknownContentTypeIsInvalidParams() {
     assertThatThrownBy(() -> decode("{\"role\":\"user\",\"content\":{\"type\":\"video\",\"data\":\"x\"}}", PromptMessage.class))
         .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));
+  }
+
+  @Test
+  void promptArgumentWithoutRequiredStaysWithoutIt() {
+    PromptArgument a = assertRoundTrip("{\"name\":\"code\"}", PromptArgument.class);
+    assertThat(a.requiredOrFalse()).isFalse();
   }
 
   @Test
