@@ -6,7 +6,10 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A piece of content in a tool result, prompt message or sampling message, by {@code type}. */
+/**
+ * A piece of content in a tool result, prompt message or sampling message, by {@code type}. Text,
+ * image and audio blocks are also {@link SamplingContent}.
+ */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type", visible = false)
 @JsonSubTypes({
   @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
@@ -19,7 +22,7 @@ public sealed interface ContentBlock {
 
   /** {@code type: "text"}. */
   record Text(String text, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
-      implements ContentBlock {
+      implements ContentBlock, SamplingContent {
     public Text {
       java.util.Objects.requireNonNull(text, "text");
     }
@@ -27,11 +30,11 @@ public sealed interface ContentBlock {
 
   /** {@code type: "image"}: base64 {@code data}. */
   record Image(String data, String mimeType, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
-      implements ContentBlock {}
+      implements ContentBlock, SamplingContent {}
 
   /** {@code type: "audio"}: base64 {@code data}. */
   record Audio(String data, String mimeType, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
-      implements ContentBlock {}
+      implements ContentBlock, SamplingContent {}
 
   /** {@code type: "resource_link"}: a link to a resource the client may read. */
   record ResourceLink(

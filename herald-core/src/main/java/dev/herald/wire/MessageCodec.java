@@ -80,7 +80,9 @@ public final class MessageCodec {
     boolean isRequestLike = method != null;
     RequestId id = null;
     boolean idBad = false;
-    if (idNode != null) {
+    // "id": null is legal only on an error response whose request id could not be read.
+    boolean idNull = idNode != null && idNode.isNull();
+    if (idNode != null && !idNull) {
       try {
         id = RequestId.fromJson(idNode);
       } catch (IllegalArgumentException e) {
@@ -95,7 +97,7 @@ public final class MessageCodec {
       if (!method.isString()) {
         return invalid(id, "Invalid request: method must be a string", true);
       }
-      if (idBad) {
+      if (idBad || idNull) {
         return invalid(null, "Invalid request: id must be a string or an integer", true);
       }
       JsonNode params = obj.get("params");
@@ -136,7 +138,7 @@ public final class MessageCodec {
       if (code == null || !code.isIntegralNumber() || !code.canConvertToInt()) {
         return invalid(id, "Invalid response: error.code must be an integer", false);
       }
-      if (idBad || (idNode != null && !idNode.isNull() && id == null)) {
+      if (idBad) {
         return invalid(null, "Invalid response: bad id", false);
       }
       String text = message != null && message.isString() ? message.stringValue() : "";
