@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The sender's progress emitter for one inbound request that carried a token (DESIGN "Progress,
@@ -133,8 +134,25 @@ final class ProgressEmitter implements ProgressReporter {
     lastSentAt = now;
     if (p != null) {
       sent++;
-      send.accept(new JsonRpcMessage.Notification(McpMethods.PROGRESS, McpJson.toObject(p)));
+      send.accept(new JsonRpcMessage.Notification(McpMethods.PROGRESS, toParams(p)));
     }
+  }
+
+  /** Builds the params tree directly: this is the hot path, so no reflection-based mapping. */
+  private static ObjectNode toParams(ProgressNotificationParams p) {
+    ObjectNode o = McpJson.object();
+    switch (p.progressToken()) {
+      case ProgressToken.Text t -> o.put("progressToken", t.value());
+      case ProgressToken.Number n -> o.put("progressToken", n.value());
+    }
+    o.put("progress", p.progress());
+    if (p.total() != null) {
+      o.put("total", p.total());
+    }
+    if (p.message() != null) {
+      o.put("message", p.message());
+    }
+    return o;
   }
 
   /** Flushes the pending value (before the response goes out) and refuses all later reports. */
