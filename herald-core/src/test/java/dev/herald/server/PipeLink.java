@@ -10,7 +10,11 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.UncheckedIOException;
+import dev.herald.session.SessionEngine;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -38,6 +42,7 @@ final class PipeLink implements AutoCloseable {
     Recording recording = new Recording(ends[0]);
     ServerSession session = server.connect(recording);
     McpClient c = client.connect(ends[1]);
+    c.ping(); // the server has now read notifications/initialized: the session is operating
     return new PipeLink(session, c, recording);
   }
 
@@ -61,6 +66,35 @@ final class PipeLink implements AutoCloseable {
     }
   }
 
+  /**
+   * A peer that answers {@code initialize} but never sends {@code notifications/initialized}, so
+   * its session stays INITIALIZING. Counts the list changes it receives.
+   */
+  static RawPeer initializingOnly(McpServer server) throws Exception {
+    Transport[] ends = pair();
+    Recording recording = new Recording(ends[0]);
+    ServerSession session = server.connect(recording);
+    AtomicInteger listChanged = new AtomicInteger();
+    SessionEngine engine = SessionEngine.builder()
+        .name("raw")
+        .transport(ends[1])
+        .requests(call -> McpJson.object())
+        .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged.incrementAndGet())
+        .build();
+    engine.start();
+    engine.request(McpMethods.INITIALIZE, Json.parse(
+        "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}")).result().get();
+    return new RawPeer(session, engine, recording, listChanged);
+  }
+
+  /** A hand-driven peer: its session, its engine, what the server sent it. */
+  record RawPeer(ServerSession session, SessionEngine engine, Recording sent, AtomicInteger listChanged) implements AutoCloseable {
+    @Override
+    public void close() {
+      engine.close();
+    }
+  }
+
   /** Methods of the notifications the server sent, in order. */
   List<String> notificationsSent() {
     return sent.messages.stream()
@@ -70,7 +104,7 @@ final class PipeLink implements AutoCloseable {
   }
 
   long sentCount(String method) {
-    return notificationsSent().stream().filter(method::equals).count();
+    return sent.count(method);
   }
 
   @Override
@@ -83,6 +117,13 @@ final class PipeLink implements AutoCloseable {
   static final class Recording implements Transport {
     private final Transport delegate;
     final CopyOnWriteArrayList<JsonRpcMessage> messages = new CopyOnWriteArrayList<>();
+
+    /** Notifications with this method sent so far. */
+    long count(String method) {
+      return messages.stream()
+          .filter(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method))
+          .count();
+    }
 
     Recording(Transport delegate) {
       this.delegate = delegate;
