@@ -26,6 +26,9 @@ import dev.herald.wire.CallToolResult;
  * dev.herald.wire.McpException} answers with a JSON-RPC error instead; the handler runs on the
  * call's own virtual thread, so it may block.
  *
+ * <p>Binding uses Herald's Jackson mapper. In a named module, the record must be public in an
+ * exported package, or its package must be opened to {@code tools.jackson.databind}.
+ *
  * {@snippet :
  * record Add(long a, long b) {}
  *
