@@ -174,6 +174,7 @@ public final class McpClient implements AutoCloseable {
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private final List<Consumer<LoggingMessageParams>> logListeners = new ArrayList<>();
+    private final List<Runnable> toolsChangedListeners = new ArrayList<>();
 
     private Builder() {}
 
@@ -233,6 +234,16 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
+     * A listener for {@code notifications/tools/list_changed}: the server's tool list changed and
+     * the next {@link McpClient#listTools()} will see it. Called in arrival order, off the
+     * transport's reader, on the same thread as log listeners.
+     */
+    public Builder onToolsListChanged(Runnable listener) {
+      toolsChangedListeners.add(Objects.requireNonNull(listener));
+      return this;
+    }
+
+    /**
      * Connects: starts the transport, sends {@code initialize}, checks the server's version, sends
      * {@code notifications/initialized}.
      *
@@ -241,6 +252,7 @@ public final class McpClient implements AutoCloseable {
      */
     public McpClient connect(Transport transport) throws InterruptedException {
       CopyOnWriteArrayList<Consumer<LoggingMessageParams>> listeners = new CopyOnWriteArrayList<>(logListeners);
+      List<Runnable> toolsChanged = List.copyOf(toolsChangedListeners);
       java.util.concurrent.Executor logExecutor = java.util.concurrent.Executors.newSingleThreadExecutor(
           Thread.ofVirtual().name("herald-client-logs").factory());
       SessionEngine engine =
@@ -257,7 +269,11 @@ public final class McpClient implements AutoCloseable {
                 }
                 logExecutor.execute(() -> listeners.forEach(l -> l.accept(p)));
               })
-              .onNotification(McpMethods.TOOLS_LIST_CHANGED, params -> {})
+              .onNotification(McpMethods.TOOLS_LIST_CHANGED, params -> {
+                if (!toolsChanged.isEmpty()) {
+                  logExecutor.execute(() -> toolsChanged.forEach(Runnable::run));
+                }
+              })
               .ticker(ticker)
               .scheduler(scheduler)
               .defaultCallOptions(defaults)

@@ -6,8 +6,11 @@ import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -17,17 +20,39 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An MCP server: owns the catalog (tools, and more as features land) and serves any number of
- * sessions, one per connection. Sessions are separate objects ({@link ServerSession}); a catalog
- * change notifies every session whose gate is open.
+ * sessions, one per connection. Sessions are separate objects ({@link ServerSession}).
  *
  * {@snippet :
+ * record Greet(String name, @Nullable String greeting) {}
+ *
  * McpServer server = McpServer.builder()
  *     .info("my-server", "1.0.0")
  *     .tool(Tool.builder("echo").description("Echoes text").build(),
  *           call -> CallToolResult.text(call.string("text", "")))
+ *     .tool("greet", "Greets someone", Greet.class,
+ *           (args, ctx) -> CallToolResult.text(
+ *               (args.greeting() == null ? "Hello" : args.greeting()) + ", " + args.name()))
  *     .build();
  * server.serveStdio(); // blocks until the client closes stdin
  * }
+ *
+ * <p><b>Tools.</b> Every tool's {@code inputSchema} (and {@code outputSchema}, if any) is compiled
+ * once, when it is registered, as JSON Schema 2020-12. Each call's arguments are validated before
+ * the handler runs; a failure is a tool error result ({@code isError: true}) naming the failing
+ * paths, and the session goes on. When a tool declares an {@code outputSchema}, a successful
+ * result's {@code structuredContent} is validated too, and a mismatch becomes an {@code isError}
+ * result saying the tool produced invalid output. An unknown tool is a JSON-RPC error (-32602).
+ *
+ * <p><b>Catalog changes.</b> {@link #addTool}/{@link #removeTool} change the catalog at run time.
+ * Changes are coalesced: each session whose gate is open (it is operating, and the server
+ * declared {@code tools.listChanged}, see {@link Builder#toolsListChanged}) receives one {@code
+ * notifications/tools/list_changed} per burst, {@link Builder#listChangedDebounce} after the
+ * burst's first change. Sessions can also carry their own tools ({@link ServerSession#addTool}).
+ *
+ * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
+ * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
+ * log written through a handler's {@link RequestContext} goes to that handler's session only;
+ * {@link #log} goes to every session that admits it, one write per session.
  *
  * <p>Thread-safe.
  */
@@ -39,10 +64,13 @@ public final class McpServer {
   final Scheduler scheduler;
   final int maxInFlight;
   final Duration progressInterval;
+  final long listChangedDebounceNanos;
+  final double logsPerSecond;
+  final int logBurst;
+  private final ServerCapabilities capabilities;
   final ConcurrentSkipListMap<String, RegisteredTool> tools = new ConcurrentSkipListMap<>();
   final Set<ServerSession> sessions = ConcurrentHashMap.newKeySet();
-
-  record RegisteredTool(Tool tool, ToolHandler handler) {}
+  private final Debouncer[] changes = new Debouncer[CatalogArea.values().length];
 
   private McpServer(Builder b) {
     this.info = b.info;
@@ -52,17 +80,31 @@ public final class McpServer {
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
     this.progressInterval = b.progressInterval;
-    for (RegisteredTool t : b.tools) {
-      tools.put(t.tool().name(), t);
+    this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
+    this.logsPerSecond = b.logsPerSecond;
+    this.logBurst = b.logBurst;
+    this.capabilities =
+        new ServerCapabilities(
+            null, McpJson.object(), null, null, null, new ServerCapabilities.ListChanged(b.toolsListChanged), null, null);
+    tools.putAll(b.tools);
+    for (CatalogArea area : CatalogArea.values()) {
+      changes[area.ordinal()] = new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
     }
   }
 
+  /** A new builder. */
   public static Builder builder() {
     return new Builder();
   }
 
+  /** The server's {@code serverInfo}. */
   public Implementation info() {
     return info;
+  }
+
+  /** What this server declares in every {@code initialize} answer; fixed for its lifetime. */
+  public ServerCapabilities capabilities() {
+    return capabilities;
   }
 
   /**
@@ -77,7 +119,11 @@ public final class McpServer {
     return session;
   }
 
-  /** Serves this process's stdin and stdout and blocks until the client closes stdin. */
+  /**
+   * Serves this process's stdin and stdout and blocks until the client closes stdin.
+   *
+   * @throws InterruptedException if the calling thread is interrupted while serving
+   */
   public void serveStdio() throws InterruptedException {
     ServerSession session = connect(StdioTransport.ofSystem());
     try {
@@ -92,33 +138,79 @@ public final class McpServer {
     return List.copyOf(sessions);
   }
 
-  /** The tools, sorted by name. */
+  /** The server-wide tools, sorted by name (a session may see more: {@link ServerSession#tools}). */
   public List<Tool> tools() {
     return tools.values().stream().map(RegisteredTool::tool).toList();
   }
 
-  /** Adds or replaces a tool at run time; sessions that may be told are sent {@code tools/list_changed}. */
+  /**
+   * Adds or replaces a tool at run time. Each session whose gate is open is sent one {@code
+   * notifications/tools/list_changed} per burst of changes.
+   *
+   * @throws IllegalArgumentException if the tool's schemas cannot be compiled
+   */
   public void addTool(Tool tool, ToolHandler handler) {
-    tools.put(tool.name(), new RegisteredTool(Objects.requireNonNull(tool), Objects.requireNonNull(handler)));
-    toolsChanged();
+    RegisteredTool t = RegisteredTool.raw(tool, handler);
+    tools.put(t.name(), t);
+    catalogChanged(CatalogArea.TOOLS);
   }
 
-  /** Removes a tool; returns false if there was none by that name. */
+  /**
+   * Adds or replaces a typed tool at run time; see {@link Builder#tool(String, String, Class,
+   * TypedToolHandler)}.
+   *
+   * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
+   */
+  public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+    RegisteredTool t = RegisteredTool.typed(name, description, argsRecord, handler);
+    tools.put(t.name(), t);
+    catalogChanged(CatalogArea.TOOLS);
+  }
+
+  /**
+   * Removes a tool at run time, with the same notification as {@link #addTool}.
+   *
+   * @return false if there was no tool by that name
+   */
   public boolean removeTool(String name) {
     boolean removed = tools.remove(name) != null;
     if (removed) {
-      toolsChanged();
+      catalogChanged(CatalogArea.TOOLS);
     }
     return removed;
   }
 
-  private void toolsChanged() {
+  /**
+   * Sends a log message to every session whose gate admits it (level, rate limit, state), one
+   * write per session. Strings are stripped of control characters, but <b>never log secrets,
+   * credentials, personal data or attack-useful internals</b>: Herald cannot recognise them.
+   *
+   * @param logger a logger name, or {@code null}
+   * @param data any value Jackson can turn into JSON
+   */
+  public void log(LoggingLevel level, @Nullable String logger, Object data) {
     for (ServerSession s : sessions) {
-      s.toolsListChanged();
+      s.log(level, logger, data);
     }
   }
 
-  /** Builds an {@link McpServer}. */
+  /** A server-wide catalog changed: mark every session and flush after the debounce. */
+  void catalogChanged(CatalogArea area) {
+    for (ServerSession s : sessions) {
+      s.markDirty(area);
+    }
+    changes[area.ordinal()].trigger();
+  }
+
+  private void flush(CatalogArea area) {
+    for (ServerSession s : sessions) {
+      s.flushListChanged(area);
+    }
+  }
+
+  /**
+   * Builds an {@link McpServer}. Not thread-safe; {@link #build()} may be called more than once.
+   */
   public static final class Builder {
     private Implementation info = Implementation.of("herald-server", "0.1.0");
     private @Nullable String instructions;
@@ -127,29 +219,35 @@ public final class McpServer {
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
     private Duration progressInterval = Duration.ofMillis(50);
-    private final java.util.LinkedHashMap<String, RegisteredTool> toolsByName = new java.util.LinkedHashMap<>();
-    private final List<RegisteredTool> tools = new java.util.ArrayList<>();
+    private Duration listChangedDebounce = Duration.ofMillis(10);
+    private boolean toolsListChanged = true;
+    private double logsPerSecond = 100;
+    private int logBurst = 100;
+    private final LinkedHashMap<String, RegisteredTool> tools = new LinkedHashMap<>();
 
     private Builder() {}
 
+    /** The {@code serverInfo} name and version. */
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);
       return this;
     }
 
+    /** The {@code serverInfo}. */
     public Builder info(Implementation info) {
       this.info = Objects.requireNonNull(info, "info");
       return this;
     }
 
+    /** The {@code instructions} sent in every {@code initialize} answer. */
     public Builder instructions(String instructions) {
       this.instructions = instructions;
       return this;
     }
 
     /**
-     * The level each session starts at until it sends {@code logging/setLevel} (default {@code
-     * info}).
+     * The level every session starts at until it sends {@code logging/setLevel} (default {@code
+     * info}: {@code debug} messages are not sent unless a client asks for them).
      */
     public Builder defaultLogLevel(LoggingLevel level) {
       this.defaultLogLevel = Objects.requireNonNull(level, "level");
@@ -157,31 +255,102 @@ public final class McpServer {
     }
 
     /**
-     * Registers a tool.
+     * Each session's log budget: a token bucket of {@code burst} messages refilled at {@code
+     * perSecond} (default 100 per second, burst 100). Messages over budget are dropped and
+     * counted ({@link ServerSession#droppedLogCount()}).
      *
-     * @throws IllegalArgumentException if a tool with that name was already registered
+     * @throws IllegalArgumentException if {@code perSecond} is not positive and finite or {@code
+     *     burst} is less than 1
      */
-    public Builder tool(Tool tool, ToolHandler handler) {
-      Objects.requireNonNull(tool, "tool");
-      Objects.requireNonNull(handler, "handler");
-      RegisteredTool t = new RegisteredTool(tool, handler);
-      if (toolsByName.putIfAbsent(tool.name(), t) != null) {
-        throw new IllegalArgumentException("tool " + tool.name() + " was already registered");
+    public Builder logRateLimit(double perSecond, int burst) {
+      if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+        throw new IllegalArgumentException("log rate must be positive and finite, was " + perSecond);
       }
-      tools.add(t);
+      if (burst < 1) {
+        throw new IllegalArgumentException("log burst must be at least 1, was " + burst);
+      }
+      this.logsPerSecond = perSecond;
+      this.logBurst = burst;
       return this;
     }
 
+    /**
+     * Whether to declare {@code tools.listChanged} (default true). When false, no session is ever
+     * sent {@code notifications/tools/list_changed}, whatever changes.
+     */
+    public Builder toolsListChanged(boolean declare) {
+      this.toolsListChanged = declare;
+      return this;
+    }
+
+    /**
+     * How long list changes are gathered before sessions are told (default 10 ms), measured on
+     * the {@link #scheduler}. A burst of changes within it gives each session one notification.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder listChangedDebounce(Duration debounce) {
+      if (debounce.isNegative()) {
+        throw new IllegalArgumentException("listChangedDebounce must not be negative, was " + debounce);
+      }
+      this.listChangedDebounce = debounce;
+      return this;
+    }
+
+    /**
+     * Registers a tool with a raw handler (arguments as an {@code ObjectNode}). Its schemas are
+     * compiled now.
+     *
+     * @throws IllegalArgumentException if a tool with that name was already registered, or a
+     *     schema cannot be compiled
+     */
+    public Builder tool(Tool tool, ToolHandler handler) {
+      return add(RegisteredTool.raw(tool, handler));
+    }
+
+    /**
+     * Registers a typed tool: the arguments are a record, the input schema is derived from it.
+     * See {@link TypedToolHandler} for exactly what this adds over {@link #tool(Tool,
+     * ToolHandler)}.
+     *
+     * <p>Each record component becomes a property. Supported component types: {@code String},
+     * {@code int}/{@code long} (and the other integral types and {@code BigInteger}) as {@code
+     * integer}, {@code double}/{@code float}/{@code BigDecimal} as {@code number}, {@code
+     * boolean}, enums (by constant name), {@code List}/{@code Set} and arrays, {@code Map<String,
+     * T>}, and nested records. Components are required unless {@code Optional<T>} or annotated
+     * {@code @Nullable}; unknown properties are refused.
+     *
+     * @throws IllegalArgumentException if a tool with that name was already registered, or a
+     *     component's type is not supported (the message names it)
+     */
+    public <R extends Record> Builder tool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+      return add(RegisteredTool.typed(name, description, argsRecord, handler));
+    }
+
+    private Builder add(RegisteredTool t) {
+      if (tools.putIfAbsent(t.name(), t) != null) {
+        throw new IllegalArgumentException("tool " + t.name() + " was already registered");
+      }
+      return this;
+    }
+
+    /** The clock for rate limits and call timeouts (default {@link Ticker#system()}). */
     public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker);
       return this;
     }
 
+    /** The timer for debounces, progress cadence and timeouts (default {@link Scheduler#system()}). */
     public Builder scheduler(Scheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler);
       return this;
     }
 
+    /**
+     * Most requests one session may have in flight (default 256).
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
     public Builder maxInFlight(int max) {
       if (max < 1) {
         throw new IllegalArgumentException("maxInFlight must be at least 1, was " + max);
@@ -190,7 +359,11 @@ public final class McpServer {
       return this;
     }
 
-    /** Cadence of progress notifications per request (default 50 ms); ZERO sends every update. */
+    /**
+     * Cadence of progress notifications per request (default 50 ms); ZERO sends every update.
+     *
+     * @throws IllegalArgumentException if negative
+     */
     public Builder progressInterval(Duration interval) {
       if (interval.isNegative()) {
         throw new IllegalArgumentException("progressInterval must not be negative");
@@ -199,6 +372,7 @@ public final class McpServer {
       return this;
     }
 
+    /** A server with this builder's settings and tools. */
     public McpServer build() {
       return new McpServer(this);
     }

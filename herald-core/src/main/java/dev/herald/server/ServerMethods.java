@@ -26,7 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server's method table for one session: lifecycle first, then each feature's methods.
- * Runs on the request's virtual thread.
+ * Runs on the request's virtual thread. Every request, whatever its method, reaches this table
+ * through the same engine path ({@code SessionEngine.onRequest}), so cancellation, progress-token
+ * scoping and in-flight limits apply to all of them alike.
  */
 final class ServerMethods {
   private final McpServer server;
@@ -61,26 +63,15 @@ final class ServerMethods {
     ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
     ProtocolVersion chosen = requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
     ClientCapabilities caps = p.capabilities();
-    if (!session.beginInitialize(p.clientInfo(), caps, chosen)) {
+    ServerCapabilities declared = server.capabilities();
+    if (!session.beginInitialize(p.clientInfo(), caps, chosen, declared)) {
       throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
     }
-    return McpJson.toTree(new InitializeResult(chosen.wire(), capabilities(), server.info, server.instructions, null));
-  }
-
-  ServerCapabilities capabilities() {
-    return new ServerCapabilities(
-        null,
-        McpJson.object(),
-        null,
-        null,
-        null,
-        new ServerCapabilities.ListChanged(true),
-        null,
-        null);
+    return McpJson.toTree(new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null));
   }
 
   private JsonNode listTools(InboundCall call) {
-    return McpJson.toTree(new ListToolsResult(server.tools(), null, null));
+    return McpJson.toTree(new ListToolsResult(session.tools(), null, null));
   }
 
   private JsonNode setLevel(InboundCall call) {
@@ -94,11 +85,15 @@ final class ServerMethods {
 
   private JsonNode callTool(InboundCall call) {
     CallToolParams p = McpJson.fromTree(call.params(), CallToolParams.class);
-    McpServer.RegisteredTool tool = server.tools.get(p.name());
+    RegisteredTool tool = session.findTool(p.name());
     if (tool == null) {
       throw McpException.invalidParams("Unknown tool: " + p.name());
     }
     ObjectNode args = p.arguments() == null ? McpJson.object() : p.arguments();
+    var invalid = tool.input().check(args);
+    if (invalid.isPresent()) {
+      return McpJson.toTree(CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get()));
+    }
     ToolCall toolCall = new ToolCall(p.name(), args, new Context(call));
     CallToolResult result;
     try {
@@ -116,12 +111,26 @@ final class ServerMethods {
         throw new CancelledException(String.valueOf(call.cancellation().reason()));
       }
       String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      result = CallToolResult.error(message);
+      result = CallToolResult.error(LogData.clean(message));
     }
     if (result == null) {
       result = CallToolResult.of(List.of());
     }
-    return McpJson.toTree(result);
+    return McpJson.toTree(checkOutput(p.name(), tool, result));
+  }
+
+  /** A successful result of a tool with an output schema must carry conforming structuredContent. */
+  private static CallToolResult checkOutput(String name, RegisteredTool tool, CallToolResult result) {
+    ToolSchema out = tool.output();
+    if (out == null || result.failed()) {
+      return result;
+    }
+    if (result.structuredContent() == null) {
+      return CallToolResult.error("Tool " + name + " produced invalid output: its outputSchema requires structuredContent, and there was none");
+    }
+    return out.check(result.structuredContent())
+        .map(why -> CallToolResult.error("Tool " + name + " produced invalid output: " + why))
+        .orElse(result);
   }
 
   /** The request context a handler sees. */

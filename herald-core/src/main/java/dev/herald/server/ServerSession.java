@@ -10,15 +10,42 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.Tool;
+import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One client's session with an {@link McpServer}: its lifecycle, the capabilities both sides
- * declared at bring-up (fixed for the session), its log level, and the gate that decides what may
- * be sent to it.
+ * declared at bring-up (fixed for the session), its log level, its own tool overlay, and the gate
+ * that decides which unsolicited notifications may be sent to it.
+ *
+ * <p><b>Routing.</b> What is sent through a session (its {@link #log log} method, list changes)
+ * is unsolicited: it goes to this session only, on its standing stream. What a handler sends
+ * through its {@link RequestContext} belongs to that request. Nothing is ever broadcast: the
+ * server fans out by calling each session in turn.
+ *
+ * <p><b>Gates.</b> {@code notifications/tools/list_changed} reaches the session only once it is
+ * {@link State#OPERATING} and only if the server declared {@code tools.listChanged} to it; a
+ * burst of catalog changes (server-wide or in this session's overlay) within the server's debounce
+ * window gives the session one notification. Logs need the {@code logging} capability, a level at
+ * or above the session's ({@link McpServer.Builder#defaultLogLevel} until the client sends {@code
+ * logging/setLevel}) and a token from the session's rate limit; refused logs are counted, never
+ * queued.
+ *
+ * <p><b>Tool overlay.</b> {@link #addTool} gives this session tools no other session sees; an
+ * overlay tool shadows a server tool of the same name for this session only.
+ *
+ * {@snippet :
+ * ServerSession session = server.connect(transport);
+ * session.addTool(Tool.builder("admin_reset").build(), call -> CallToolResult.text("done"));
+ * // only this session is told: one notifications/tools/list_changed after the debounce
+ * }
  *
  * <p>Thread-safe.
  */
@@ -38,14 +65,20 @@ public final class ServerSession {
   private final McpServer server;
   private final SessionEngine engine;
   private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  private final NotificationGate gate;
+  private final ConcurrentSkipListMap<String, RegisteredTool> overlay = new ConcurrentSkipListMap<>();
+  private final AtomicBoolean[] dirty = new AtomicBoolean[CatalogArea.values().length];
+  private final Debouncer[] localChanges = new Debouncer[CatalogArea.values().length];
   private volatile @Nullable Implementation clientInfo;
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
-  private volatile LoggingLevel logLevel;
-  private final LongAdder gated = new LongAdder();
 
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
-    this.logLevel = server.defaultLogLevel;
+    this.gate = new NotificationGate(state::get, server.defaultLogLevel, server.ticker, server.logsPerSecond, server.logBurst);
+    for (CatalogArea area : CatalogArea.values()) {
+      dirty[area.ordinal()] = new AtomicBoolean();
+      localChanges[area.ordinal()] = new Debouncer(server.scheduler, server.listChangedDebounceNanos, () -> flushListChanged(area));
+    }
     ServerMethods methods = new ServerMethods(server, this);
     this.engine =
         SessionEngine.builder()
@@ -70,14 +103,17 @@ public final class ServerSession {
     return engine;
   }
 
+  /** The server this session belongs to. */
   public McpServer server() {
     return server;
   }
 
+  /** The session's lifecycle state. */
   public State state() {
     return state.get();
   }
 
+  /** The client's {@code clientInfo}, once {@code initialize} arrived. */
   public Optional<Implementation> clientInfo() {
     return Optional.ofNullable(clientInfo);
   }
@@ -87,17 +123,30 @@ public final class ServerSession {
     return clientCapabilities;
   }
 
+  /** The negotiated protocol version, once {@code initialize} arrived. */
   public Optional<ProtocolVersion> protocolVersion() {
     return engine.version();
   }
 
+  /**
+   * The lowest level of log message this session receives: the level it set with {@code
+   * logging/setLevel}, or the server's {@linkplain McpServer.Builder#defaultLogLevel default}.
+   */
   public LoggingLevel logLevel() {
-    return logLevel;
+    return gate.logLevel();
   }
 
-  /** Notifications not sent because a gate was closed. */
+  /**
+   * Unsolicited notifications not sent because a gate was closed (wrong state, capability not
+   * declared, level too low, not subscribed) or because the session was closing.
+   */
   public long gatedCount() {
-    return gated.sum();
+    return gate.gated();
+  }
+
+  /** Log messages dropped by this session's rate limit. */
+  public long droppedLogCount() {
+    return gate.rateLimited();
   }
 
   /** Ends the session. */
@@ -105,14 +154,77 @@ public final class ServerSession {
     engine.close();
   }
 
+  // ---------------------------------------------------------------- the session's tools
+
+  /** The tools this session sees: the server's, with this session's overlay on top, by name. */
+  public List<Tool> tools() {
+    if (overlay.isEmpty()) {
+      return server.tools();
+    }
+    TreeMap<String, Tool> merged = new TreeMap<>();
+    for (RegisteredTool t : server.tools.values()) {
+      merged.put(t.name(), t.tool());
+    }
+    for (RegisteredTool t : overlay.values()) {
+      merged.put(t.name(), t.tool());
+    }
+    return List.copyOf(merged.values());
+  }
+
+  /**
+   * Adds or replaces a tool seen by this session only. This session (and no other) is sent {@code
+   * notifications/tools/list_changed} after the debounce, if its gate is open.
+   *
+   * @throws IllegalArgumentException if the tool's schemas cannot be compiled
+   */
+  public void addTool(Tool tool, ToolHandler handler) {
+    putOverlay(RegisteredTool.raw(tool, handler));
+  }
+
+  /**
+   * Adds or replaces a typed tool seen by this session only; see {@link TypedToolHandler} for
+   * what the typed form adds and {@link McpServer.Builder#tool(String, String, Class,
+   * TypedToolHandler)} for the supported record shapes.
+   *
+   * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
+   */
+  public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+    putOverlay(RegisteredTool.typed(name, description, argsRecord, handler));
+  }
+
+  /**
+   * Removes a tool from this session's overlay (a server tool it shadowed becomes visible again).
+   *
+   * @return false if the overlay had no tool by that name
+   */
+  public boolean removeTool(String name) {
+    boolean removed = overlay.remove(name) != null;
+    if (removed) {
+      localCatalogChanged(CatalogArea.TOOLS);
+    }
+    return removed;
+  }
+
+  private void putOverlay(RegisteredTool tool) {
+    overlay.put(tool.name(), tool);
+    localCatalogChanged(CatalogArea.TOOLS);
+  }
+
+  /** The tool a call by this session resolves to: overlay first, then the server's. */
+  @Nullable RegisteredTool findTool(String name) {
+    RegisteredTool t = overlay.get(name);
+    return t != null ? t : server.tools.get(name);
+  }
+
   // ---------------------------------------------------------------- lifecycle, called by ServerMethods
 
-  boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version) {
+  boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version, ServerCapabilities declared) {
     if (!state.compareAndSet(State.NEW, State.INITIALIZING)) {
       return false;
     }
     this.clientInfo = client;
     this.clientCapabilities = caps;
+    gate.declare(declared);
     engine.version(version);
     return true;
   }
@@ -122,40 +234,67 @@ public final class ServerSession {
   }
 
   void logLevel(LoggingLevel level) {
-    this.logLevel = level;
+    gate.logLevel(level);
   }
 
-  // ---------------------------------------------------------------- outbound, gated
+  // ---------------------------------------------------------------- list changes
+
+  /** A catalog this session sees changed; the flush decides later whether to say so. */
+  void markDirty(CatalogArea area) {
+    dirty[area.ordinal()].set(true);
+  }
+
+  /** This session's own overlay changed: mark it and flush after this session's debounce. */
+  void localCatalogChanged(CatalogArea area) {
+    markDirty(area);
+    localChanges[area.ordinal()].trigger();
+  }
 
   /**
-   * Sends a log message if the session's level admits it. Before {@code initialized} only logs and
-   * pings may be sent, so logs pass that gate.
-   *
-   * @param relatedTo the request whose handler logs, or {@code null}
+   * Sends one {@code <area>/list_changed} if anything changed since the last flush and the gate
+   * is open. Called by the server's debounce and by this session's; whichever runs first sends,
+   * the other finds nothing to do, so a burst gives one notification.
    */
-  public void log(LoggingLevel level, @Nullable String logger, Object data, @Nullable RequestId relatedTo) {
-    if (!level.admittedBy(logLevel) || state.get() == State.NEW || state.get() == State.CLOSED) {
-      gated.increment();
+  void flushListChanged(CatalogArea area) {
+    if (!dirty[area.ordinal()].getAndSet(false)) {
       return;
     }
-    LoggingMessageParams params = new LoggingMessageParams(level, logger, McpJson.toTree(data), null);
+    if (gate.listChanged(area) != NotificationGate.Verdict.SEND) {
+      return;
+    }
+    try {
+      engine.notify(area.method(), null, null);
+    } catch (RuntimeException e) {
+      gate.sendFailed();
+    }
+  }
+
+  // ---------------------------------------------------------------- logging
+
+  /**
+   * Sends a log message to this session only, on its standing stream, if its gate admits it (see
+   * the class comment). Strings in {@code data} and the logger name lose control characters and
+   * are length-capped, but Herald cannot tell a secret from other text: <b>never log
+   * credentials, tokens, personal data or internals useful to an attacker</b> (spec §4.7).
+   *
+   * @param logger a logger name, or {@code null}
+   * @param data any value Jackson can turn into JSON (a string, a map, a record)
+   */
+  public void log(LoggingLevel level, @Nullable String logger, Object data) {
+    log(level, logger, data, null);
+  }
+
+  /** As {@link #log(LoggingLevel, String, Object)}, tied to the request whose handler logs. */
+  void log(LoggingLevel level, @Nullable String logger, Object data, @Nullable RequestId relatedTo) {
+    if (gate.log(level) != NotificationGate.Verdict.SEND) {
+      return;
+    }
+    LoggingMessageParams params =
+        new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
     try {
       engine.notify(McpMethods.MESSAGE, McpJson.toObject(params), relatedTo);
     } catch (RuntimeException e) {
-      gated.increment();
-    }
-  }
-
-  /** Tells this session its tool list changed, if it may be told. */
-  void toolsListChanged() {
-    if (state.get() != State.OPERATING) {
-      gated.increment();
-      return;
-    }
-    try {
-      engine.notify(McpMethods.TOOLS_LIST_CHANGED, null, null);
-    } catch (RuntimeException e) {
-      gated.increment();
+      gate.sendFailed();
     }
   }
 }

@@ -1,0 +1,34 @@
+package dev.herald.server;
+
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.ServerCapabilities;
+import java.util.function.Predicate;
+
+/**
+ * A catalog whose changes are announced with {@code notifications/<area>/list_changed} (spec
+ * §4.6), with the capability that opens its gate. Tools are served today; prompts and resources
+ * plug in by calling {@link McpServer}'s and {@link ServerSession}'s change hooks with their area.
+ */
+enum CatalogArea {
+  TOOLS(McpMethods.TOOLS_LIST_CHANGED, ServerCapabilities::toolsListChanged),
+  PROMPTS(McpMethods.PROMPTS_LIST_CHANGED, ServerCapabilities::promptsListChanged),
+  RESOURCES(McpMethods.RESOURCES_LIST_CHANGED, ServerCapabilities::resourcesListChanged);
+
+  private final String method;
+  private final Predicate<ServerCapabilities> declared;
+
+  CatalogArea(String method, Predicate<ServerCapabilities> declared) {
+    this.method = method;
+    this.declared = declared;
+  }
+
+  /** The notification method. */
+  String method() {
+    return method;
+  }
+
+  /** Whether {@code caps} declared {@code <area>.listChanged}. */
+  boolean declaredIn(ServerCapabilities caps) {
+    return declared.test(caps);
+  }
+}

@@ -1,0 +1,143 @@
+package dev.herald.server;
+
+import dev.herald.session.Ticker;
+import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.ServerCapabilities;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Answers one question for one session: may this unsolicited notification be sent to it now?
+ *
+ * <p>Design note (DESIGN.md "Gates", seed 000 Q1, Q5, Q6; spec §4.1, §4.6, §4.7). Unsolicited
+ * notifications ({@code <area>/list_changed}, {@code resources/updated}, {@code notifications/message})
+ * are gated by the session only, never by a request's {@code _meta}: per-request client
+ * capabilities open request-bound notifications (progress, task status), not these. The rules:
+ *
+ * <ul>
+ *   <li>The capabilities the server declared in its {@code initialize} answer are captured here
+ *       once ({@link #declare}) and never change for the session. Nothing is declared before.
+ *   <li>{@code <area>/list_changed}: the session is OPERATING ({@code notifications/initialized}
+ *       arrived) and the server declared {@code <area>.listChanged}.
+ *   <li>{@code resources/updated}: OPERATING, {@code resources.subscribe} declared, and the
+ *       session subscribed to that URI (the caller knows; it passes the answer in).
+ *   <li>{@code notifications/message}: {@code logging} declared, the session is INITIALIZING or
+ *       OPERATING (logs are one of the two things allowed before {@code initialized}), the
+ *       message's level is at or above the session's level, and the session's token bucket has a
+ *       token. Level is checked before the bucket, so filtered messages cost no tokens.
+ * </ul>
+ *
+ * <p>Every refusal is counted: closed gates in {@link #gated()}, rate-limited logs in {@link
+ * #rateLimited()}. Thread-safe and lock-free apart from the bucket's short lock.
+ */
+final class NotificationGate {
+  /** The outcome of a check. */
+  enum Verdict {
+    SEND,
+    /** Wrong lifecycle state: not yet initialized, or closed. */
+    NOT_OPERATING,
+    /** The server did not declare the capability for this session. */
+    NOT_DECLARED,
+    /** Below the session's log level. */
+    BELOW_LEVEL,
+    /** The session did not subscribe to the resource. */
+    NOT_SUBSCRIBED,
+    /** The session's log rate limit is exhausted. */
+    RATE_LIMITED
+  }
+
+  private final Supplier<ServerSession.State> state;
+  private final TokenBucket logBucket;
+  private volatile @Nullable ServerCapabilities declared;
+  private volatile LoggingLevel logLevel;
+  private final LongAdder gated = new LongAdder();
+  private final LongAdder rateLimited = new LongAdder();
+
+  NotificationGate(Supplier<ServerSession.State> state, LoggingLevel defaultLevel, Ticker ticker, double logsPerSecond, int logBurst) {
+    this.state = state;
+    this.logLevel = defaultLevel;
+    this.logBucket = new TokenBucket(ticker, logsPerSecond, logBurst);
+  }
+
+  /** Records what the server declared to this session at bring-up. */
+  void declare(ServerCapabilities caps) {
+    this.declared = caps;
+  }
+
+  void logLevel(LoggingLevel level) {
+    this.logLevel = level;
+  }
+
+  LoggingLevel logLevel() {
+    return logLevel;
+  }
+
+  Verdict listChanged(CatalogArea area) {
+    ServerCapabilities caps = declared;
+    Verdict v;
+    if (state.get() != ServerSession.State.OPERATING) {
+      v = Verdict.NOT_OPERATING;
+    } else if (caps == null || !area.declaredIn(caps)) {
+      v = Verdict.NOT_DECLARED;
+    } else {
+      v = Verdict.SEND;
+    }
+    return count(v);
+  }
+
+  Verdict resourceUpdated(boolean subscribed) {
+    ServerCapabilities caps = declared;
+    Verdict v;
+    if (state.get() != ServerSession.State.OPERATING) {
+      v = Verdict.NOT_OPERATING;
+    } else if (caps == null || !caps.resourcesSubscribe()) {
+      v = Verdict.NOT_DECLARED;
+    } else if (!subscribed) {
+      v = Verdict.NOT_SUBSCRIBED;
+    } else {
+      v = Verdict.SEND;
+    }
+    return count(v);
+  }
+
+  Verdict log(LoggingLevel level) {
+    ServerCapabilities caps = declared;
+    ServerSession.State s = state.get();
+    Verdict v;
+    if (s != ServerSession.State.OPERATING && s != ServerSession.State.INITIALIZING) {
+      v = Verdict.NOT_OPERATING;
+    } else if (caps == null || !caps.supportsLogging()) {
+      v = Verdict.NOT_DECLARED;
+    } else if (!level.admittedBy(logLevel)) {
+      v = Verdict.BELOW_LEVEL;
+    } else if (!logBucket.tryAcquire()) {
+      v = Verdict.RATE_LIMITED;
+    } else {
+      v = Verdict.SEND;
+    }
+    return count(v);
+  }
+
+  /** A send that the gate allowed failed on the wire (the session is closing): count it. */
+  void sendFailed() {
+    gated.increment();
+  }
+
+  long gated() {
+    return gated.sum();
+  }
+
+  long rateLimited() {
+    return rateLimited.sum();
+  }
+
+  private Verdict count(Verdict v) {
+    switch (v) {
+      case SEND -> {}
+      case RATE_LIMITED -> rateLimited.increment();
+      default -> gated.increment();
+    }
+    return v;
+  }
+}

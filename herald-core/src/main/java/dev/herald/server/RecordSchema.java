@@ -1,0 +1,148 @@
+package dev.herald.server;
+
+import dev.herald.wire.McpJson;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.WildcardType;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Derives a tool's input schema (JSON Schema 2020-12) from a record's components.
+ *
+ * <p>Design note (issue 3; STYLE "Types", after go-sdk's {@code jsonschema.For}). Each component
+ * becomes a property of the same name. Supported types: {@code String} (and {@code char}),
+ * integral numbers ({@code int}, {@code long}, {@code short}, {@code byte}, their boxes,
+ * {@code BigInteger}), other numbers ({@code double}, {@code float}, their boxes,
+ * {@code BigDecimal}), {@code boolean}, enums (by constant name), {@code List}/{@code Set}/{@code
+ * Collection} and arrays of a supported type, {@code Map<String, T>}, and nested records. A
+ * component is required unless it is {@code Optional<T>} or annotated with any annotation named
+ * {@code Nullable} (JSpecify's type-use one included). Objects forbid unknown properties, so a
+ * misspelt argument fails validation instead of being ignored. {@code int} components carry their
+ * 32-bit bounds. Anything else, and recursive records, are refused at registration.
+ */
+final class RecordSchema {
+  private RecordSchema() {}
+
+  /**
+   * The schema of {@code type}.
+   *
+   * @throws IllegalArgumentException naming the component whose type cannot be described
+   */
+  static ObjectNode of(Class<? extends Record> type) {
+    return objectSchema(type, new ArrayDeque<>());
+  }
+
+  private static ObjectNode objectSchema(Class<?> type, Deque<Class<?>> path) {
+    if (path.contains(type)) {
+      throw new IllegalArgumentException("record " + type.getName() + " refers to itself; recursive argument types are not supported");
+    }
+    path.push(type);
+    ObjectNode schema = McpJson.object().put("type", "object");
+    ObjectNode props = schema.putObject("properties");
+    ArrayNode required = McpJson.mapper().createArrayNode();
+    for (RecordComponent c : type.getRecordComponents()) {
+      Type t = c.getGenericType();
+      boolean optional = false;
+      if (t instanceof ParameterizedType p && p.getRawType() == Optional.class) {
+        t = p.getActualTypeArguments()[0];
+        optional = true;
+      }
+      optional |= nullable(c) || nullable(c.getAnnotatedType());
+      try {
+        props.set(c.getName(), schemaOf(t, path));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(type.getSimpleName() + "." + c.getName() + ": " + e.getMessage(), e);
+      }
+      if (!optional) {
+        required.add(c.getName());
+      }
+    }
+    if (!required.isEmpty()) {
+      schema.set("required", required);
+    }
+    schema.put("additionalProperties", false);
+    path.pop();
+    return schema;
+  }
+
+  private static ObjectNode schemaOf(Type t, Deque<Class<?>> path) {
+    if (t instanceof WildcardType w) {
+      return schemaOf(w.getUpperBounds()[0], path);
+    }
+    if (t instanceof ParameterizedType p) {
+      Class<?> raw = (Class<?>) p.getRawType();
+      Type[] args = p.getActualTypeArguments();
+      if (Collection.class.isAssignableFrom(raw)) {
+        ObjectNode s = McpJson.object().put("type", "array");
+        s.set("items", schemaOf(args[0], path));
+        return s;
+      }
+      if (Map.class.isAssignableFrom(raw) && args[0] == String.class) {
+        ObjectNode s = McpJson.object().put("type", "object");
+        s.set("additionalProperties", schemaOf(args[1], path));
+        return s;
+      }
+      if (raw == Optional.class) {
+        return schemaOf(args[0], path);
+      }
+      throw new IllegalArgumentException("unsupported type " + t.getTypeName());
+    }
+    if (!(t instanceof Class<?> c)) {
+      throw new IllegalArgumentException("unsupported type " + t.getTypeName());
+    }
+    if (c == String.class || c == char.class || c == Character.class) {
+      return McpJson.object().put("type", "string");
+    }
+    if (c == int.class || c == Integer.class) {
+      return McpJson.object().put("type", "integer").put("minimum", Integer.MIN_VALUE).put("maximum", Integer.MAX_VALUE);
+    }
+    if (c == long.class || c == Long.class || c == short.class || c == Short.class || c == byte.class
+        || c == Byte.class || c == BigInteger.class) {
+      return McpJson.object().put("type", "integer");
+    }
+    if (c == double.class || c == Double.class || c == float.class || c == Float.class || c == BigDecimal.class) {
+      return McpJson.object().put("type", "number");
+    }
+    if (c == boolean.class || c == Boolean.class) {
+      return McpJson.object().put("type", "boolean");
+    }
+    if (c.isEnum()) {
+      ObjectNode s = McpJson.object().put("type", "string");
+      ArrayNode values = s.putArray("enum");
+      for (Object constant : c.getEnumConstants()) {
+        values.add(((Enum<?>) constant).name());
+      }
+      return s;
+    }
+    if (c.isArray() && c != byte[].class) {
+      ObjectNode s = McpJson.object().put("type", "array");
+      s.set("items", schemaOf(c.getComponentType(), path));
+      return s;
+    }
+    if (c.isRecord()) {
+      return objectSchema(c, path);
+    }
+    throw new IllegalArgumentException("unsupported type " + c.getName()
+        + " (use String, a number, boolean, an enum, a List, a Map with String keys or a record)");
+  }
+
+  private static boolean nullable(AnnotatedElement e) {
+    for (Annotation a : e.getAnnotations()) {
+      if (a.annotationType().getSimpleName().equals("Nullable")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,57 @@
+package dev.herald.server;
+
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.Tool;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+
+/**
+ * A tool in a catalog: its definition, its handler and its schemas compiled once at registration
+ * (issue 3). Typed tools are adapted to the raw handler shape here, so the call path is one.
+ */
+record RegisteredTool(Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
+
+  static RegisteredTool raw(Tool tool, ToolHandler handler) {
+    Objects.requireNonNull(tool, "tool");
+    Objects.requireNonNull(handler, "handler");
+    String what = "tool " + tool.name();
+    ToolSchema in = ToolSchema.compile(tool.inputSchema(), what + " inputSchema");
+    ToolSchema out = tool.outputSchema() == null ? null : ToolSchema.compile(tool.outputSchema(), what + " outputSchema");
+    return new RegisteredTool(tool, handler, in, out);
+  }
+
+  static <R extends Record> RegisteredTool typed(String name, @Nullable String description, Class<R> type, TypedToolHandler<R> handler) {
+    Objects.requireNonNull(type, "argsRecord");
+    Objects.requireNonNull(handler, "handler");
+    Tool.Builder b = Tool.builder(name).inputSchema(RecordSchema.of(type));
+    if (description != null) {
+      b.description(description);
+    }
+    return raw(b.build(), call -> {
+      R args;
+      try {
+        args = McpJson.mapper().treeToValue(call.arguments(), type);
+      } catch (JacksonException | IllegalArgumentException e) {
+        return CallToolResult.error("Invalid arguments for tool " + name + ": " + LogData.clean(bindFailure(e)));
+      }
+      return handler.call(args, call.context());
+    });
+  }
+
+  String name() {
+    return tool.name();
+  }
+
+  private static String bindFailure(Exception e) {
+    if (e instanceof JacksonException je) {
+      String msg = je.getOriginalMessage() == null ? "malformed value" : je.getOriginalMessage();
+      int cut = msg.indexOf('\n');
+      msg = cut >= 0 ? msg.substring(0, cut) : msg;
+      String field = je.getPath().isEmpty() ? null : je.getPath().getLast().getPropertyName();
+      return field == null ? msg : field + ": " + msg;
+    }
+    return String.valueOf(e.getMessage());
+  }
+}

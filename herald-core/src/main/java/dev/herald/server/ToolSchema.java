@@ -1,0 +1,86 @@
+package dev.herald.server;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.PathType;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A tool's input or output schema, compiled once when the tool is registered.
+ *
+ * <p>Design note (issue 3; spec §7.3 "Tool"). Schemas are JSON Schema 2020-12 unless they name
+ * another dialect in {@code $schema}. Compilation never touches the network: remote {@code $ref}s
+ * are refused, so a tool definition cannot make the server fetch a URL. Validation reports every
+ * failing location as {@code $.path: message}, capped at {@link #MAX_REPORTED} entries, with
+ * control characters removed so that a hostile argument name cannot forge the message.
+ *
+ * <p>Immutable and thread-safe; validation allocates per call only what the validator needs.
+ */
+final class ToolSchema {
+  /** Most failures named in one message; the rest are counted. */
+  static final int MAX_REPORTED = 5;
+
+  private static final SchemaRegistry REGISTRY =
+      SchemaRegistry.withDefaultDialect(
+          SpecificationVersion.DRAFT_2020_12,
+          b -> b.schemaLoader(l -> l.fetchRemoteResources(false))
+              .schemaRegistryConfig(SchemaRegistryConfig.builder().locale(Locale.ROOT).pathType(PathType.JSON_PATH).build()));
+
+  private final Schema schema;
+
+  private ToolSchema(Schema schema) {
+    this.schema = schema;
+  }
+
+  /**
+   * Compiles a schema.
+   *
+   * @throws IllegalArgumentException naming {@code what} when the schema cannot be compiled
+   */
+  static ToolSchema compile(ObjectNode node, String what) {
+    try {
+      Schema s = REGISTRY.getSchema(node.deepCopy());
+      s.initializeValidators(); // resolve $refs now, not on the first call
+      return new ToolSchema(s);
+    } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + e.getMessage(), e);
+    }
+  }
+
+  /** The failures of {@code instance}, one line each, or empty when it conforms. */
+  Optional<String> check(JsonNode instance) {
+    List<Error> errors = schema.validate(instance);
+    if (errors.isEmpty()) {
+      return Optional.empty();
+    }
+    StringBuilder out = new StringBuilder();
+    int shown = 0;
+    for (Error e : errors) {
+      if (shown == MAX_REPORTED) {
+        out.append("; and ").append(errors.size() - shown).append(" more");
+        break;
+      }
+      if (shown > 0) {
+        out.append("; ");
+      }
+      out.append(LogData.clean(describe(e)));
+      shown++;
+    }
+    return Optional.of(out.toString());
+  }
+
+  private static String describe(Error e) {
+    String location = String.valueOf(e.getInstanceLocation());
+    String message = e.getMessage() == null ? e.getKeyword() + " failed" : e.getMessage();
+    // The validator's message usually starts with the location already; do not say it twice.
+    return message.startsWith(location) ? message : location + ": " + message;
+  }
+}
