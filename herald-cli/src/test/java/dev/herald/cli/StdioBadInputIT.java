@@ -175,6 +175,16 @@ class StdioBadInputIT {
   }
 
   @Test
+  void requestsReadBeforeStdinClosesAreStillAnswered() throws Exception {
+    send("{\"jsonrpc\":\"2.0\",\"id\":\"last\",\"method\":\"ping\"}");
+    stdin.close();
+    JsonNode pong = next();
+    assertThat(pong.get("id").stringValue()).isEqualTo("last");
+    assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isZero();
+  }
+
+  @Test
   void closingStdinEndsTheProcessCleanly() throws Exception {
     initialize();
     stdin.close();

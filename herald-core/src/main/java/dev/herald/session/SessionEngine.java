@@ -55,6 +55,7 @@ public final class SessionEngine {
   private final Duration progressInterval;
   private final CallOptions defaultOptions;
   private final String name;
+  private final Duration drainGrace;
 
   private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
@@ -62,6 +63,8 @@ public final class SessionEngine {
   private final ConcurrentHashMap<RequestId, ProgressEmitter> emitters = new ConcurrentHashMap<>();
   private final ProgressRegistry progress = new ProgressRegistry();
   private final AtomicLong nextId = new AtomicLong(1);
+  /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
+  private final java.util.concurrent.atomic.AtomicInteger unanswered = new java.util.concurrent.atomic.AtomicInteger();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
@@ -83,6 +86,7 @@ public final class SessionEngine {
     this.progressInterval = b.progressInterval;
     this.defaultOptions = b.defaultOptions;
     this.name = b.name;
+    this.drainGrace = b.drainGrace;
   }
 
   public static Builder builder() {
@@ -379,6 +383,7 @@ public final class SessionEngine {
       emitters.put(r.id(), emitter);
     }
     InboundCall call = new InboundCall(this, r, reporter);
+    unanswered.incrementAndGet();
     inFlight.put(r.id(), call);
     ProgressToken heldToken = token;
     ProgressEmitter heldEmitter = emitter;
@@ -411,6 +416,7 @@ public final class SessionEngine {
     if (won) {
       sendQuietly(response, call.id());
     }
+    unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
   }
 
@@ -503,7 +509,23 @@ public final class SessionEngine {
   // ---------------------------------------------------------------- lifecycle
 
   private void onTransportClosed(@Nullable Throwable cause) {
-    shutdown(cause);
+    if (cause != null || unanswered.get() == 0 || drainGrace.isZero()) {
+      shutdown(cause);
+      return;
+    }
+    // The peer closed its side in an orderly way (stdin EOF): let requests already read finish,
+    // for a bounded time, so their responses still go out; then end the session.
+    Thread.ofVirtual().name("herald-" + name + "-drain").start(() -> {
+      long deadline = System.nanoTime() + drainGrace.toNanos();
+      try {
+        while (unanswered.get() > 0 && System.nanoTime() - deadline < 0) {
+          Thread.sleep(5);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      shutdown(null);
+    });
   }
 
   /** Ends the session: pending calls fail, handlers are cancelled, the transport is closed. */
@@ -560,8 +582,21 @@ public final class SessionEngine {
     private Duration progressInterval = Duration.ofMillis(50);
     private CallOptions defaultOptions = CallOptions.defaults();
     private String name = "session";
+    private Duration drainGrace = Duration.ofSeconds(2);
 
     private Builder() {}
+
+    /**
+     * How long requests already received may run after the peer closes its side in an orderly way
+     * (stdin EOF) before they are cancelled (default 2 s; ZERO cancels at once).
+     */
+    public Builder drainGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("drainGrace must not be negative: " + grace);
+      }
+      this.drainGrace = grace;
+      return this;
+    }
 
     public Builder transport(Transport transport) {
       this.transport = Objects.requireNonNull(transport, "transport");

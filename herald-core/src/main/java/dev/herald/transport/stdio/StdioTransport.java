@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Reading: one platform thread reads lines into a buffer bounded by {@code maxLineBytes}; a
  * longer line is discarded as it streams in (never buffered whole) and reported as an invalid
  * frame, so the session answers it with an error and goes on. Blank lines are skipped; a trailing
- * CR is dropped. End of input closes the transport.
+ * CR is dropped. End of input is reported to the receiver; the output stays open until
+ * {@link #close()}, so requests already read can still be answered.
  *
  * <p>Writing: {@link #send} encodes once and writes the line under a lock, then flushes. Nothing
  * but MCP messages is ever written to the output; Herald logs go to stderr.
@@ -142,7 +143,8 @@ public final class StdioTransport implements Transport {
       failure = e;
       LOG.log(System.Logger.Level.ERROR, "stdio reader failed", e);
     }
-    closeInternal();
+    // End of input is not the end of output: the session may still answer what it is handling.
+    // The session closes the transport (and so the output) when it is done.
     r.onClose(failure);
   }
 
