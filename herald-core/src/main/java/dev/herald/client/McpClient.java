@@ -1,7 +1,6 @@
 package dev.herald.client;
 
 import dev.herald.session.CallOptions;
-import dev.herald.session.InboundCall;
 import dev.herald.session.Scheduler;
 import dev.herald.session.SessionEngine;
 import dev.herald.session.Ticker;
@@ -10,9 +9,17 @@ import dev.herald.transport.TransportException;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.CompleteParams;
+import dev.herald.wire.CompleteResult;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.GetPromptParams;
+import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
+import dev.herald.wire.ListPromptsResult;
+import dev.herald.wire.ListResourceTemplatesResult;
+import dev.herald.wire.ListResourcesResult;
 import dev.herald.wire.ListToolsResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
@@ -20,25 +27,39 @@ import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.PaginatedParams;
+import dev.herald.wire.Prompt;
 import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.ReadResourceParams;
+import dev.herald.wire.ReadResourceResult;
+import dev.herald.wire.Resource;
+import dev.herald.wire.ResourceTemplate;
+import dev.herald.wire.ResourceUpdatedParams;
+import dev.herald.wire.Root;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
+import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.Tool;
+import dev.herald.wire.UnsubscribeParams;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A connected MCP client: one session with one server.
+ * A connected MCP client: one session with one server, over any transport.
  *
  * {@snippet :
  * try (McpClient client = McpClient.builder()
@@ -46,47 +67,101 @@ import tools.jackson.databind.node.ObjectNode;
  *     .connect(SubprocessTransport.builder("herald", "serve", "--stdio").build())) {
  *   CallToolResult result = client.callTool("slow", args,
  *       CallOptions.builder()
- *           .progress(update -> System.out.println(update.progress() + "/" + update.total()))
+ *           .progress(update -> System.out.println(ProgressText.format(update, "steps")))
  *           .idleTimeout(Duration.ofSeconds(30))
  *           .timeout(Duration.ofMinutes(5))
  *           .build());
  * }
  * }
  *
+ * <p>What it keeps for the host: catalog caches for tools, prompts, resources and templates
+ * ({@code list_changed} marks an area stale; the next use refetches it once, even under concurrent
+ * callers; pages are fetched whole), resource subscriptions with a listener per uri, log
+ * listeners, and the host's roots. Handlers for server requests (sampling, elicitation, roots) are
+ * given to the builder, which declares the matching capabilities.
+ *
  * <p>Thread-safe: any number of threads may call at once; each call's progress goes to its own
- * listener only.
+ * listener only. Listeners run in arrival order on one virtual thread, never on the transport's
+ * reader.
  */
 public final class McpClient implements AutoCloseable {
   private final SessionEngine engine;
-  private final InitializeResult init;
-  private final ProtocolVersion version;
-  private final CopyOnWriteArrayList<Consumer<LoggingMessageParams>> logListeners;
+  private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
+  private volatile ProtocolVersion version;
+  private final Listeners listeners;
+  private final CatalogCache<Tool> tools;
+  private final CatalogCache<Prompt> prompts;
+  private final CatalogCache<Resource> resources;
+  private final CatalogCache<ResourceTemplate> templates;
+  private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions = new ConcurrentHashMap<>();
+  private final AtomicReference<List<Root>> roots;
+  private final ClientCapabilities capabilities;
 
-  private McpClient(SessionEngine engine, InitializeResult init, ProtocolVersion version, CopyOnWriteArrayList<Consumer<LoggingMessageParams>> logListeners) {
-    this.engine = engine;
-    this.init = init;
-    this.version = version;
-    this.logListeners = logListeners;
+  private McpClient(Builder b, Transport transport) {
+    this.listeners = new Listeners(b);
+    this.roots = new AtomicReference<>(List.copyOf(b.roots == null ? List.of() : b.roots));
+    this.capabilities = b.effectiveCapabilities();
+    this.version = b.version;
+    ClientMethods methods = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
+    this.engine =
+        SessionEngine.builder()
+            .name("client")
+            .transport(transport)
+            .requests(methods::handle)
+            .onNotification(McpMethods.MESSAGE, this::onLog)
+            .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
+            .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
+            .onNotification(McpMethods.RESOURCES_LIST_CHANGED, p -> listChanged(Area.RESOURCES))
+            .onNotification(McpMethods.RESOURCES_UPDATED, this::onResourceUpdated)
+            .ticker(b.ticker)
+            .scheduler(b.scheduler)
+            .defaultCallOptions(b.defaults)
+            .build();
+    this.tools = new CatalogCache<>(() -> listAll(McpMethods.TOOLS_LIST, ListToolsResult.class, ListToolsResult::tools, ListToolsResult::nextCursor));
+    this.prompts = new CatalogCache<>(() -> listAll(McpMethods.PROMPTS_LIST, ListPromptsResult.class, ListPromptsResult::prompts, ListPromptsResult::nextCursor));
+    this.resources = new CatalogCache<>(() -> listAll(McpMethods.RESOURCES_LIST, ListResourcesResult.class, ListResourcesResult::resources, ListResourcesResult::nextCursor));
+    this.templates = new CatalogCache<>(() -> listAll(McpMethods.RESOURCES_TEMPLATES_LIST, ListResourceTemplatesResult.class,
+        ListResourceTemplatesResult::resourceTemplates, ListResourceTemplatesResult::nextCursor));
   }
 
   public static Builder builder() {
     return new Builder();
   }
 
+  /** The catalog areas a server can announce changes of. */
+  public enum Area {
+    TOOLS, PROMPTS, RESOURCES
+  }
+
+  // ---------------------------------------------------------------- session facts
+
+  private InitializeResult init() {
+    InitializeResult r = init.get();
+    if (r == null) {
+      throw new IllegalStateException("not connected");
+    }
+    return r;
+  }
+
   public Implementation serverInfo() {
-    return init.serverInfo();
+    return init().serverInfo();
   }
 
   public ServerCapabilities serverCapabilities() {
-    return init.capabilities();
+    return init().capabilities();
   }
 
   public @Nullable String instructions() {
-    return init.instructions();
+    return init().instructions();
   }
 
   public ProtocolVersion protocolVersion() {
     return version;
+  }
+
+  /** What this client declared at bring-up. */
+  public ClientCapabilities capabilities() {
+    return capabilities;
   }
 
   /** The session engine under this client (stats, pending counts). */
@@ -99,29 +174,83 @@ public final class McpClient implements AutoCloseable {
     await(engine.request(McpMethods.PING, null).result());
   }
 
-  /** Every tool, all pages fetched. */
+  // ---------------------------------------------------------------- catalogs
+
+  /** Every tool, fetched fresh (all pages); also refreshes the cache. */
   public List<Tool> listTools() throws InterruptedException {
-    List<Tool> out = new ArrayList<>();
+    tools.invalidate();
+    return tools.get();
+  }
+
+  /** The tools, from the cache; fetched when the cache is empty or a list change made it stale. */
+  public List<Tool> tools() throws InterruptedException {
+    return tools.get();
+  }
+
+  /** The prompts, from the cache (see {@link #tools()}). */
+  public List<Prompt> prompts() throws InterruptedException {
+    return prompts.get();
+  }
+
+  /** The resources, from the cache (see {@link #tools()}). */
+  public List<Resource> resources() throws InterruptedException {
+    return resources.get();
+  }
+
+  /** The resource templates, from the cache; invalidated with the resources area. */
+  public List<ResourceTemplate> resourceTemplates() throws InterruptedException {
+    return templates.get();
+  }
+
+  /** How many times an area's list was fetched from the server (for diagnostics and tests). */
+  public long fetchCount(Area area) {
+    return switch (area) {
+      case TOOLS -> tools.fetchCount();
+      case PROMPTS -> prompts.fetchCount();
+      case RESOURCES -> resources.fetchCount();
+    };
+  }
+
+  /** Whether an area's cache is stale (or was never filled). */
+  public boolean stale(Area area) {
+    return switch (area) {
+      case TOOLS -> tools.stale();
+      case PROMPTS -> prompts.stale();
+      case RESOURCES -> resources.stale();
+    };
+  }
+
+  private <R, T> List<T> listAll(String method, Class<R> type, Function<R, List<T>> items, Function<R, @Nullable String> next)
+      throws InterruptedException {
+    List<T> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     String cursor = null;
     do {
-      JsonNode node = await(engine.request(McpMethods.TOOLS_LIST, McpJson.toObject(PaginatedParams.after(cursor))).result());
-      ListToolsResult page = McpJson.resultFromTree(node, ListToolsResult.class);
-      out.addAll(page.tools());
-      cursor = page.nextCursor();
+      JsonNode node = await(engine.request(method, McpJson.toObject(PaginatedParams.after(cursor))).result());
+      R page = McpJson.resultFromTree(node, type);
+      out.addAll(items.apply(page));
+      cursor = next.apply(page);
       if (cursor != null && !seen.add(cursor)) {
-        throw new McpException(dev.herald.wire.ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor");
+        throw new McpException(ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor on " + method);
       }
     } while (cursor != null);
     return out;
   }
+
+  // ---------------------------------------------------------------- tools
 
   /** Calls a tool and waits for its result, with the connection's default options. */
   public CallToolResult callTool(String name, @Nullable ObjectNode arguments) throws InterruptedException {
     return callTool(name, arguments, CallOptions.defaults());
   }
 
-  /** Calls a tool and waits for its result. */
+  /**
+   * Calls a tool and waits for its result.
+   *
+   * @throws McpException for a JSON-RPC error (unknown tool: -32602)
+   * @throws dev.herald.session.CancelledException if cancelled; {@link dev.herald.session.TimeoutException} if a clock ran out
+   * @throws TransportException if the connection ended
+   */
   public CallToolResult callTool(String name, @Nullable ObjectNode arguments, CallOptions options) throws InterruptedException {
     return callToolAsync(name, arguments, options).await();
   }
@@ -132,23 +261,176 @@ public final class McpClient implements AutoCloseable {
     return new ToolCallHandle(engine.request(McpMethods.TOOLS_CALL, params, options, null));
   }
 
-  /** Asks the server to send logs at {@code level} and above. */
-  public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
-    await(engine.request(McpMethods.LOGGING_SET_LEVEL, McpJson.toObject(new SetLevelParams(level.wire(), null))).result());
+  // ---------------------------------------------------------------- prompts, resources, completions
+
+  public GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments) throws InterruptedException {
+    return call(McpMethods.PROMPTS_GET, GetPromptParams.of(name, arguments), GetPromptResult.class);
   }
 
-  /** Adds a listener for log messages; called in order, off the transport's reader. */
+  public ReadResourceResult readResource(String uri) throws InterruptedException {
+    return call(McpMethods.RESOURCES_READ, ReadResourceParams.of(uri), ReadResourceResult.class);
+  }
+
+  public CompleteResult complete(CompleteParams params) throws InterruptedException {
+    return call(McpMethods.COMPLETION_COMPLETE, params, CompleteResult.class);
+  }
+
+  /**
+   * Subscribes to a resource: {@code listener} gets each {@code notifications/resources/updated}
+   * for that uri, in order. Closing the returned handle removes the listener and, when it was the
+   * uri's last, unsubscribes on the wire.
+   *
+   * @throws IllegalStateException if the server did not declare {@code resources.subscribe}
+   */
+  public ResourceSubscription subscribe(String uri, Consumer<ResourceUpdatedParams> listener) throws InterruptedException {
+    Objects.requireNonNull(uri, "uri");
+    Objects.requireNonNull(listener, "listener");
+    if (!serverCapabilities().resourcesSubscribe()) {
+      throw new IllegalStateException("the server does not support resource subscriptions");
+    }
+    CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.computeIfAbsent(uri, u -> new CopyOnWriteArrayList<>());
+    boolean first = list.isEmpty();
+    list.add(listener);
+    if (first) {
+      try {
+        call(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.of(uri), JsonNode.class);
+      } catch (RuntimeException | InterruptedException e) {
+        list.remove(listener);
+        subscriptions.remove(uri, List.of());
+        throw e;
+      }
+    }
+    return new ResourceSubscription(uri, () -> unsubscribe(uri, listener));
+  }
+
+  private void unsubscribe(String uri, Consumer<ResourceUpdatedParams> listener) throws InterruptedException {
+    CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.get(uri);
+    if (list == null || !list.remove(listener) || !list.isEmpty()) {
+      return;
+    }
+    subscriptions.remove(uri, list);
+    if (engine.isOpen()) {
+      call(McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.of(uri), JsonNode.class);
+    }
+  }
+
+  // ---------------------------------------------------------------- logging and roots
+
+  /** Asks the server to send logs at {@code level} and above. */
+  public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
+    call(McpMethods.LOGGING_SET_LEVEL, new SetLevelParams(level.wire(), null), JsonNode.class);
+  }
+
+  /** Adds a log listener; called in order, off the transport's reader. */
   public void onLog(Consumer<LoggingMessageParams> listener) {
-    logListeners.add(Objects.requireNonNull(listener));
+    listeners.logs.add(Objects.requireNonNull(listener));
+  }
+
+  /** Adds a listener called after an area's cache was marked stale by the server. */
+  public void onListChanged(Area area, Runnable listener) {
+    listeners.listChanged.get(area).add(Objects.requireNonNull(listener));
+  }
+
+  /**
+   * Replaces the host's roots and, when the client declared {@code roots.listChanged}, tells the
+   * server ({@code notifications/roots/list_changed}) so it refetches them.
+   *
+   * @throws IllegalStateException if the builder declared no roots
+   */
+  public void setRoots(List<Root> newRoots) {
+    if (capabilities.roots() == null) {
+      throw new IllegalStateException("this client declared no roots capability; give the builder roots(...) first");
+    }
+    roots.set(List.copyOf(newRoots));
+    if (capabilities.supportsRootsListChanged()) {
+      engine.notify(McpMethods.ROOTS_LIST_CHANGED, null, null);
+    }
+  }
+
+  public List<Root> roots() {
+    return roots.get();
   }
 
   /** Ends the session and closes the transport (for a subprocess: stdin, SIGTERM, SIGKILL). */
   @Override
   public void close() {
     engine.close();
+    listeners.shutdown();
   }
 
-  static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws InterruptedException {
+  // ---------------------------------------------------------------- inbound notifications
+
+  private void onLog(@Nullable ObjectNode params) {
+    LoggingMessageParams p;
+    try {
+      p = McpJson.fromTree(params, LoggingMessageParams.class);
+    } catch (McpException e) {
+      return;
+    }
+    listeners.run(() -> listeners.logs.forEach(l -> l.accept(p)));
+  }
+
+  private void listChanged(Area area) {
+    switch (area) {
+      case TOOLS -> tools.invalidate();
+      case PROMPTS -> prompts.invalidate();
+      case RESOURCES -> {
+        resources.invalidate();
+        templates.invalidate();
+      }
+    }
+    listeners.run(() -> listeners.listChanged.get(area).forEach(Runnable::run));
+  }
+
+  private void onResourceUpdated(@Nullable ObjectNode params) {
+    ResourceUpdatedParams p;
+    try {
+      p = McpJson.fromTree(params, ResourceUpdatedParams.class);
+    } catch (McpException e) {
+      return;
+    }
+    CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.get(p.uri());
+    if (list != null) {
+      listeners.run(() -> list.forEach(l -> l.accept(p)));
+    }
+  }
+
+  // ---------------------------------------------------------------- plumbing
+
+  private <T> T call(String method, Object params, Class<T> type) throws InterruptedException {
+    JsonNode node = await(engine.request(method, McpJson.toObject(params)).result());
+    return type == JsonNode.class ? type.cast(node) : McpJson.resultFromTree(node, type);
+  }
+
+  private void handshake(Builder b) throws InterruptedException {
+    engine.start();
+    InitializeResult result;
+    try {
+      JsonNode node = await(engine.request(
+              McpMethods.INITIALIZE,
+              McpJson.toObject(new InitializeParams(version.wire(), capabilities, b.info, null)),
+              CallOptions.builder().timeout(b.initializeTimeout).build(),
+              null)
+          .result());
+      result = McpJson.resultFromTree(node, InitializeResult.class);
+    } catch (RuntimeException | InterruptedException e) {
+      close();
+      throw e;
+    }
+    ProtocolVersion agreed = ProtocolVersion.parse(result.protocolVersion()).filter(ProtocolVersion::handshake).orElse(null);
+    if (agreed == null) {
+      close();
+      throw new McpException(
+          ErrorCodes.INVALID_REQUEST,
+          "server chose protocol version " + result.protocolVersion() + ", which this client does not support");
+    }
+    init.set(result);
+    version = agreed;
+    engine.version(agreed);
+    engine.notify(McpMethods.INITIALIZED, null, null);
+  }
+
+  static <T> T await(CompletableFuture<T> future) throws InterruptedException {
     try {
       return future.get();
     } catch (ExecutionException e) {
@@ -164,6 +446,40 @@ public final class McpClient implements AutoCloseable {
     return new TransportException("call failed: " + c, c);
   }
 
+  /** Listener lists and the one virtual thread they run on, in arrival order. */
+  private static final class Listeners {
+    final CopyOnWriteArrayList<Consumer<LoggingMessageParams>> logs;
+    final Map<Area, CopyOnWriteArrayList<Runnable>> listChanged = new java.util.EnumMap<>(Area.class);
+    private final java.util.concurrent.ExecutorService executor =
+        java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-client-listeners").factory());
+
+    Listeners(Builder b) {
+      this.logs = new CopyOnWriteArrayList<>(b.logListeners);
+      for (Area a : Area.values()) {
+        listChanged.put(a, new CopyOnWriteArrayList<>());
+      }
+      listChanged.get(Area.TOOLS).addAll(b.toolsChangedListeners);
+    }
+
+    void run(Runnable task) {
+      try {
+        executor.execute(() -> {
+          try {
+            task.run();
+          } catch (RuntimeException e) {
+            System.getLogger("dev.herald.client").log(System.Logger.Level.WARNING, "listener failed", e);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        // the client is closed: nothing more is delivered
+      }
+    }
+
+    void shutdown() {
+      executor.shutdown();
+    }
+  }
+
   /** Builds and connects an {@link McpClient}. */
   public static final class Builder {
     private Implementation info = Implementation.of("herald-client", "0.1.0");
@@ -175,6 +491,9 @@ public final class McpClient implements AutoCloseable {
     private Scheduler scheduler = Scheduler.system();
     private final List<Consumer<LoggingMessageParams>> logListeners = new ArrayList<>();
     private final List<Runnable> toolsChangedListeners = new ArrayList<>();
+    private @Nullable SamplingHandler sampling;
+    private @Nullable ElicitationHandler elicitation;
+    private @Nullable List<Root> roots;
 
     private Builder() {}
 
@@ -188,6 +507,10 @@ public final class McpClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Extra capabilities to declare (experimental, extensions, tasks). Sampling, elicitation and
+     * roots are declared by giving their handlers.
+     */
     public Builder capabilities(ClientCapabilities capabilities) {
       this.capabilities = Objects.requireNonNull(capabilities);
       return this;
@@ -235,12 +558,44 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * A listener for {@code notifications/tools/list_changed}: the server's tool list changed and
-     * the next {@link McpClient#listTools()} will see it. Called in arrival order, off the
+     * the next {@link McpClient#tools()} refetches it. Called in arrival order, off the
      * transport's reader, on the same thread as log listeners.
      */
     public Builder onToolsListChanged(Runnable listener) {
       toolsChangedListeners.add(Objects.requireNonNull(listener));
       return this;
+    }
+
+    /** Answers {@code sampling/createMessage}; declares the {@code sampling} capability. */
+    public Builder sampling(SamplingHandler handler) {
+      this.sampling = Objects.requireNonNull(handler);
+      return this;
+    }
+
+    /** Answers form-mode {@code elicitation/create}; declares {@code elicitation: {form: {}}}. */
+    public Builder elicitation(ElicitationHandler handler) {
+      this.elicitation = Objects.requireNonNull(handler);
+      return this;
+    }
+
+    /**
+     * The host's roots, answered to {@code roots/list}; declares {@code roots: {listChanged: true}}
+     * so {@link McpClient#setRoots} can tell the server when they change.
+     */
+    public Builder roots(List<Root> roots) {
+      this.roots = List.copyOf(roots);
+      return this;
+    }
+
+    ClientCapabilities effectiveCapabilities() {
+      ClientCapabilities declared = new ClientCapabilities(
+          null,
+          roots == null ? null : new ClientCapabilities.Roots(true),
+          sampling == null ? null : McpJson.object(),
+          elicitation == null ? null : (ObjectNode) McpJson.object().set("form", McpJson.object()),
+          null,
+          null);
+      return capabilities.union(declared);
     }
 
     /**
@@ -251,69 +606,9 @@ public final class McpClient implements AutoCloseable {
      * @throws McpException if the server refuses or answers with a version Herald does not speak
      */
     public McpClient connect(Transport transport) throws InterruptedException {
-      CopyOnWriteArrayList<Consumer<LoggingMessageParams>> listeners = new CopyOnWriteArrayList<>(logListeners);
-      List<Runnable> toolsChanged = List.copyOf(toolsChangedListeners);
-      java.util.concurrent.Executor logExecutor = java.util.concurrent.Executors.newSingleThreadExecutor(
-          Thread.ofVirtual().name("herald-client-logs").factory());
-      SessionEngine engine =
-          SessionEngine.builder()
-              .name("client")
-              .transport(transport)
-              .requests(ClientMethods::handle)
-              .onNotification(McpMethods.MESSAGE, params -> {
-                LoggingMessageParams p;
-                try {
-                  p = McpJson.fromTree(params, LoggingMessageParams.class);
-                } catch (McpException e) {
-                  return;
-                }
-                logExecutor.execute(() -> listeners.forEach(l -> l.accept(p)));
-              })
-              .onNotification(McpMethods.TOOLS_LIST_CHANGED, params -> {
-                if (!toolsChanged.isEmpty()) {
-                  logExecutor.execute(() -> toolsChanged.forEach(Runnable::run));
-                }
-              })
-              .ticker(ticker)
-              .scheduler(scheduler)
-              .defaultCallOptions(defaults)
-              .build();
-      engine.start();
-      InitializeResult result;
-      try {
-        JsonNode node = await(engine.request(
-                McpMethods.INITIALIZE,
-                McpJson.toObject(new InitializeParams(version.wire(), capabilities, info, null)),
-                CallOptions.builder().timeout(initializeTimeout).build(),
-                null)
-            .result());
-        result = McpJson.resultFromTree(node, InitializeResult.class);
-      } catch (RuntimeException | InterruptedException e) {
-        engine.close();
-        throw e;
-      }
-      ProtocolVersion agreed = ProtocolVersion.parse(result.protocolVersion()).filter(ProtocolVersion::handshake).orElse(null);
-      if (agreed == null) {
-        engine.close();
-        throw new McpException(
-            dev.herald.wire.ErrorCodes.INVALID_REQUEST,
-            "server chose protocol version " + result.protocolVersion() + ", which this client does not support");
-      }
-      engine.version(agreed);
-      engine.notify(McpMethods.INITIALIZED, null, null);
-      return new McpClient(engine, result, agreed, listeners);
-    }
-  }
-
-  /** The client's answers to server requests; grows with sampling, elicitation and roots. */
-  static final class ClientMethods {
-    private ClientMethods() {}
-
-    static JsonNode handle(InboundCall call) {
-      if (McpMethods.PING.equals(call.method())) {
-        return McpJson.object();
-      }
-      throw McpException.methodNotFound(call.method());
+      McpClient client = new McpClient(this, Objects.requireNonNull(transport, "transport"));
+      client.handshake(this);
+      return client;
     }
   }
 }
