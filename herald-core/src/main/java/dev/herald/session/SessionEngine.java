@@ -189,10 +189,10 @@ public final class SessionEngine {
       ProgressToken token = ProgressTokens.random();
       tracker = new ProgressTracker(
           token, effective.progress(), effective.renderInterval(), ticker, scheduler, callbacks,
-          () -> {
+          acceptedAt -> {
             PendingCall c = self[0];
             if (c != null) {
-              c.touch(ticker.nanos());
+              c.touch(acceptedAt);
             }
           });
       sentParams = params == null ? McpJson.object() : params.deepCopy();
