@@ -327,10 +327,13 @@ public final class SessionEngine {
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
-    if (error != null) {
-      call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress);
-    } else {
-      call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    boolean won = error != null
+        ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
+        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    if (!won) {
+      // a local cancel or timeout ended the call between our removal and our finish
+      lateResponses.increment();
+      LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
     }
   }
 
