@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -184,6 +185,75 @@ class CancellationTest {
       assertThat(outcomes).hasValue(1);
       assertThat(p.client.stats().lateResponses()).isZero();
     }
+  }
+
+  /**
+   * A cancelled handler that ignores its interrupt keeps running while the peer reuses its id for
+   * a new request. When the old handler finally returns, its cleanup must not touch the new
+   * request's progress emitter or token, so cancelling the new request still silences it.
+   */
+  @Test
+  void cleanupOfAnOldHandlerNeverTouchesANewRequestWithTheSameId() {
+    ManualClock clock = new ManualClock();
+    CountDownLatch releaseOld = new CountDownLatch(1);
+    CountDownLatch newReported = new CountDownLatch(1);
+    Map<String, Thread> threads = new ConcurrentHashMap<>();
+    Map<String, ProgressReporter> reporters = new ConcurrentHashMap<>();
+    RequestHandler handler = call -> {
+      threads.put(call.method(), Thread.currentThread());
+      reporters.put(call.method(), call.progress());
+      if (call.method().equals("stubborn")) {
+        boolean done = false;
+        while (!done) {
+          try {
+            releaseOld.await();
+            done = true;
+          } catch (InterruptedException ignored) {
+            // this handler ignores cancellation on purpose
+          }
+        }
+      } else if (call.method().equals("reporting")) {
+        call.progress().report(1);
+        call.progress().report(2); // pending behind the cadence
+        newReported.countDown();
+        block(new CountDownLatch(1));
+      }
+      return object("{}");
+    };
+    try (OneEngine e = new OneEngine(handler, b -> b.ticker(clock).scheduler(clock).progressInterval(Duration.ofMillis(100)))) {
+      e.inject(withToken("5", "stubborn", "\"old\""));
+      await(() -> threads.containsKey("stubborn"), "the old handler runs");
+      e.inject(cancel("5"));
+      await(() -> e.engine.inFlightCount() == 0, "the old request is cancelled");
+
+      e.inject(withToken("5", "reporting", "\"old\"")); // same id, same token, new request
+      await(newReported, "the new request reports");
+      releaseOld.countDown();
+      join(threads.get("stubborn")); // the old handler's cleanup has run
+
+      e.inject(withToken("6", "ping-with-the-token", "\"old\""));
+      await(() -> responsesTo(e.end(), RequestId.of(6)).size() == 1, "the token clash is answered");
+      assertThat(responsesTo(e.end(), RequestId.of(6)).get(0).path("error").path("code").asInt(0))
+          .as("the new request still holds its token")
+          .isEqualTo(dev.herald.wire.ErrorCodes.INVALID_PARAMS);
+
+      e.inject(cancel("5"));
+      join(threads.get("reporting"));
+      clock.advanceMillis(1000);
+
+      assertThat(reporters.get("reporting").report(3)).as("the cancelled request's reporter is closed").isFalse();
+      assertThat(progressValues(e.end())).as("nothing is sent for a cancelled request").containsExactly(1.0);
+      assertThat(responses(e.end())).hasSize(1);
+    }
+  }
+
+  private static String withToken(String id, String method, String tokenJson) {
+    return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":{\"_meta\":{\"progressToken\":"
+        + tokenJson + "}}}";
+  }
+
+  private static String cancel(String id) {
+    return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + id + "}}";
   }
 
   /**
