@@ -206,6 +206,12 @@ public final class SessionEngine {
       progress.register(tracker);
     }
     pending.put(id, call);
+    if (closed.get()) {
+      // shutdown() may have swept the table before our entry landed: fail it here, once
+      pending.remove(id, call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, new TransportException("session closed"), progress);
+      return call;
+    }
     call.armTimer(scheduler, now);
     try {
       transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
