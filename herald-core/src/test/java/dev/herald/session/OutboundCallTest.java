@@ -3,11 +3,17 @@ package dev.herald.session;
 import static dev.herald.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.transport.InMemoryTransport;
+import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
 import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpException;
 import dev.herald.wire.ProgressToken;
+import dev.herald.wire.RequestId;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -185,7 +191,63 @@ class OutboundCallTest {
     OneEngine e = new OneEngine(EnginePair.unknownMethod());
     e.close();
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> e.engine.request("ping", null))
-        .isInstanceOf(dev.herald.transport.TransportException.class);
+        .isInstanceOf(TransportException.class);
+  }
+
+  /**
+   * A call that passed the "is it open?" check just as the session closed: its entry is added
+   * after the close has failed every pending call, and its send slips through before the
+   * transport shuts. The close must still fail it; it must never hang.
+   */
+  @Test
+  void aCallRacingTheCloseIsFailedByItNeverLeftPending() throws Exception {
+    InMemoryTransport.Pair pair = InMemoryTransport.pair();
+    CountDownLatch callerInside = new CountDownLatch(1);
+    CountDownLatch closeBegun = new CountDownLatch(1);
+    CountDownLatch requestReturned = new CountDownLatch(1);
+    java.util.concurrent.atomic.AtomicReference<Thread> gated = new java.util.concurrent.atomic.AtomicReference<>();
+    Ticker ticker = () -> {
+      if (Thread.currentThread() == gated.get()) { // the request's first clock read, just after its open check
+        gated.set(null);
+        callerInside.countDown();
+        block(closeBegun);
+      }
+      return System.nanoTime();
+    };
+    Transport transport = new Transport() {
+      @Override public void start(Receiver receiver) { pair.server().start(receiver); }
+      @Override public void send(JsonRpcMessage message, RequestId relatedTo) {
+        pair.server().send(message, relatedTo);
+      }
+      @Override public void close() {
+        closeBegun.countDown(); // the engine has already failed its pending calls
+        try {
+          requestReturned.await(5, TimeUnit.SECONDS); // let the racing request() run to its end first
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        pair.server().close();
+      }
+    };
+    SessionEngine engine = SessionEngine.builder().transport(transport).requests(EnginePair.unknownMethod()).ticker(ticker).build();
+    engine.start();
+    java.util.concurrent.CompletableFuture<OutboundCall> racing = new java.util.concurrent.CompletableFuture<>();
+    Thread caller = Thread.ofPlatform().unstarted(() -> {
+      try {
+        racing.complete(engine.request("ping", null));
+      } finally {
+        requestReturned.countDown();
+      }
+    });
+    gated.set(caller);
+    caller.start();
+    await(callerInside, "the caller is past the open check");
+
+    engine.close();
+    join(caller);
+
+    assertThat(failure(get(racing).result())).isInstanceOf(TransportException.class);
+    assertThat(engine.pendingCount()).isZero();
   }
 
   private static CallOptions idleOneSecond() {
