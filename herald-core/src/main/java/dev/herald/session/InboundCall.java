@@ -1,6 +1,7 @@
 package dev.herald.session;
 
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
@@ -24,13 +25,16 @@ public final class InboundCall {
   private final JsonRpcMessage.Request request;
   private final CancellationToken cancellation = new CancellationToken();
   private final ProgressReporter progress;
+  private final @Nullable ProgressToken progressToken;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
   private volatile @Nullable Thread thread;
 
-  InboundCall(SessionEngine engine, JsonRpcMessage.Request request, ProgressReporter progress) {
+  InboundCall(
+      SessionEngine engine, JsonRpcMessage.Request request, ProgressReporter progress, @Nullable ProgressToken progressToken) {
     this.engine = engine;
     this.request = request;
     this.progress = progress;
+    this.progressToken = progressToken;
   }
 
   public RequestId id() {
@@ -85,6 +89,11 @@ public final class InboundCall {
    */
   public void notify(String method, @Nullable ObjectNode params) {
     engine.notify(method, params, id());
+  }
+
+  /** The progress token this request holds in its session, or {@code null}. */
+  @Nullable ProgressToken progressToken() {
+    return progressToken;
   }
 
   JsonRpcMessage.Request request() {

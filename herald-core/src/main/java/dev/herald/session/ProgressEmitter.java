@@ -5,6 +5,7 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -102,7 +103,7 @@ final class ProgressEmitter implements ProgressReporter {
       refused.increment();
       return false;
     }
-    long pct = Math.min(100, Math.floorDiv(Math.multiplyExact(Math.min(done, of), 100L), of));
+    long pct = wholePercent(Math.min(done, of), of);
     lock.lock();
     try {
       if (pct <= lastPercent) {
@@ -113,6 +114,14 @@ final class ProgressEmitter implements ProgressReporter {
       lock.unlock();
     }
     return report(pct, 100.0, message);
+  }
+
+  /** {@code floor(done * 100 / of)} for {@code 0 <= done <= of}, exact even when {@code done * 100} overflows. */
+  static long wholePercent(long done, long of) {
+    if (done <= Long.MAX_VALUE / 100) {
+      return done * 100 / of;
+    }
+    return BigInteger.valueOf(done).multiply(BigInteger.valueOf(100)).divide(BigInteger.valueOf(of)).longValueExact();
   }
 
   private void flushFromTimer() {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,7 @@ final class ProgressTracker {
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final Executor callbacks;
-  private final Runnable onAccepted;
+  private final LongConsumer onAccepted; // gets the acceptance time; runs under lock, must not block
   private final long startedAt;
 
   // guarded by lock
@@ -54,7 +55,7 @@ final class ProgressTracker {
       Ticker ticker,
       Scheduler scheduler,
       Executor callbacks,
-      Runnable onAccepted) {
+      LongConsumer onAccepted) {
     this.token = token;
     this.listener = listener;
     this.renderIntervalNanos = renderInterval.toNanos();
@@ -101,6 +102,7 @@ final class ProgressTracker {
       }
       accepted++;
       lastAcceptedAt = now;
+      onAccepted.accept(now); // the idle clock restarts before anyone can see the update counted
       pending = true;
       if (!everRendered || now - lastRenderAt >= renderIntervalNanos) {
         toRender = renderLocked(now, false);
@@ -111,7 +113,6 @@ final class ProgressTracker {
     } finally {
       lock.unlock();
     }
-    onAccepted.run();
     deliver(toRender);
     return Optional.empty();
   }

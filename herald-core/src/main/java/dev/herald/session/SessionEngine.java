@@ -59,8 +59,7 @@ public final class SessionEngine {
 
   private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ProgressToken, RequestId> inboundTokens = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<RequestId, ProgressEmitter> emitters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens = new ConcurrentHashMap<>();
   private final ProgressRegistry progress = new ProgressRegistry();
   private final AtomicLong nextId = new AtomicLong(1);
   /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
@@ -193,10 +192,10 @@ public final class SessionEngine {
       ProgressToken token = ProgressTokens.random();
       tracker = new ProgressTracker(
           token, effective.progress(), effective.renderInterval(), ticker, scheduler, callbacks,
-          () -> {
+          acceptedAt -> {
             PendingCall c = self[0];
             if (c != null) {
-              c.touch(ticker.nanos());
+              c.touch(acceptedAt);
             }
           });
       sentParams = params == null ? McpJson.object() : params.deepCopy();
@@ -211,6 +210,12 @@ public final class SessionEngine {
       progress.register(tracker);
     }
     pending.put(id, call);
+    if (closed.get()) {
+      // shutdown() may have swept the table before our entry landed: fail it here, once
+      pending.remove(id, call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, new TransportException("session closed"), progress);
+      return call;
+    }
     call.armTimer(scheduler, now);
     try {
       transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
@@ -331,10 +336,13 @@ public final class SessionEngine {
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
-    if (error != null) {
-      call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress);
-    } else {
-      call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    boolean won = error != null
+        ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
+        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    if (!won) {
+      // a local cancel or timeout ended the call between our removal and our finish
+      lateResponses.increment();
+      LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
     }
   }
 
@@ -368,31 +376,24 @@ public final class SessionEngine {
         }
       }
     }
-    if (token != null && inboundTokens.putIfAbsent(token, r.id()) != null) {
+    ProgressReporter reporter = token == null
+        ? ProgressReporter.NONE
+        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, progressRefused);
+    InboundCall call = new InboundCall(this, r, reporter, token);
+    if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
       sendQuietly(
           errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progress token is already in use by another active request"),
           r.id());
       return;
     }
-    ProgressReporter reporter = ProgressReporter.NONE;
-    ProgressEmitter emitter = null;
-    if (token != null) {
-      emitter = new ProgressEmitter(
-          token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, progressRefused);
-      reporter = emitter;
-      emitters.put(r.id(), emitter);
-    }
-    InboundCall call = new InboundCall(this, r, reporter);
     unanswered.incrementAndGet();
     inFlight.put(r.id(), call);
-    ProgressToken heldToken = token;
-    ProgressEmitter heldEmitter = emitter;
-    Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call, heldToken, heldEmitter));
+    Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call));
     call.bindThread(t);
     t.start();
   }
 
-  private void run(InboundCall call, @Nullable ProgressToken token, @Nullable ProgressEmitter emitter) {
+  private void run(InboundCall call) {
     JsonRpcMessage.Response response;
     try {
       JsonNode result = requests.handle(call);
@@ -409,10 +410,10 @@ public final class SessionEngine {
       response = errorResponse(call.id(), ErrorCodes.INTERNAL_ERROR, "Internal error");
     }
     boolean won = call.tryComplete();
-    if (won && emitter != null) {
+    if (won && call.progress() instanceof ProgressEmitter emitter) {
       emitter.close(); // the last value goes out before the response
     }
-    release(call, token);
+    release(call);
     if (won) {
       sendQuietly(response, call.id());
     }
@@ -420,11 +421,15 @@ public final class SessionEngine {
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
   }
 
-  private void release(InboundCall call, @Nullable ProgressToken token) {
+  /**
+   * Frees what the call holds. Everything is removed only if it is still this call's: the peer may
+   * already have reused the id for a new request while this call's handler was finishing.
+   */
+  private void release(InboundCall call) {
     inFlight.remove(call.id(), call);
-    emitters.remove(call.id());
+    ProgressToken token = call.progressToken();
     if (token != null) {
-      inboundTokens.remove(token, call.id());
+      inboundTokens.remove(token, call);
     }
     cancelChildren(call.id(), "originating request ended");
   }
@@ -479,20 +484,12 @@ public final class SessionEngine {
   }
 
   private void cancelInbound(InboundCall call, String reason) {
-    ProgressEmitter emitter = emitters.get(call.id());
-    if (emitter != null) {
+    if (call.progress() instanceof ProgressEmitter emitter) {
       emitter.abandon();
     }
     call.cancelToken(reason);
     call.interrupt();
-    ProgressToken token = null;
-    for (Map.Entry<ProgressToken, RequestId> e : inboundTokens.entrySet()) {
-      if (e.getValue().equals(call.id())) {
-        token = e.getKey();
-        break;
-      }
-    }
-    release(call, token);
+    release(call);
   }
 
   private void onProgress(@Nullable ObjectNode params) {
