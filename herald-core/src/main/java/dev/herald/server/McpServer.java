@@ -5,7 +5,11 @@ import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
 import dev.herald.wire.Implementation;
+import dev.herald.wire.CompletionReference;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.Prompt;
+import dev.herald.wire.Resource;
+import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +17,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.BiPredicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +46,12 @@ public final class McpServer {
   final Duration progressInterval;
   final ConcurrentSkipListMap<String, RegisteredTool> tools = new ConcurrentSkipListMap<>();
   final Set<ServerSession> sessions = ConcurrentHashMap.newKeySet();
+  final ResourceCatalog resourceCatalog = new ResourceCatalog(this::resourcesChanged);
+  final PromptCatalog promptCatalog = new PromptCatalog(this::promptsChanged);
+  final Completions completions = new Completions();
+  final Subscriptions subscriptions;
+  final BiPredicate<ServerSession, String> resourceAccess;
+  final Pagination pagination;
 
   record RegisteredTool(Tool tool, ToolHandler handler) {}
 
@@ -55,6 +66,10 @@ public final class McpServer {
     for (RegisteredTool t : b.tools) {
       tools.put(t.tool().name(), t);
     }
+    this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
+    this.resourceAccess = b.resourceAccess;
+    this.pagination = new Pagination(b.pageSize);
+    b.features.forEach(f -> f.accept(this));
   }
 
   public static Builder builder() {
@@ -73,6 +88,7 @@ public final class McpServer {
     ServerSession session = new ServerSession(this, transport);
     sessions.add(session);
     session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
+    session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));
     session.start();
     return session;
   }
@@ -118,6 +134,46 @@ public final class McpServer {
     }
   }
 
+  /**
+   * The resources and resource templates; changes made through it send {@code
+   * resources/list_changed} to every session that may be told.
+   */
+  public ResourceCatalog resources() {
+    return resourceCatalog;
+  }
+
+  /** The prompts; changes made through it send {@code prompts/list_changed} to every session that may be told. */
+  public PromptCatalog prompts() {
+    return promptCatalog;
+  }
+
+  /**
+   * Tells the sessions subscribed to {@code uri} (and only those) that it changed: one {@code
+   * notifications/resources/updated} per subscribed session. Returns how many sessions were told.
+   */
+  public int notifyResourceUpdated(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    int sent = 0;
+    for (ServerSession s : subscriptions.subscribers(uri)) {
+      if (s.resourceUpdated(uri)) {
+        sent++;
+      }
+    }
+    return sent;
+  }
+
+  private void resourcesChanged() {
+    for (ServerSession s : sessions) {
+      s.resourcesListChanged();
+    }
+  }
+
+  private void promptsChanged() {
+    for (ServerSession s : sessions) {
+      s.promptsListChanged();
+    }
+  }
+
   /** Builds an {@link McpServer}. */
   public static final class Builder {
     private Implementation info = Implementation.of("herald-server", "0.1.0");
@@ -129,8 +185,102 @@ public final class McpServer {
     private Duration progressInterval = Duration.ofMillis(50);
     private final java.util.LinkedHashMap<String, RegisteredTool> toolsByName = new java.util.LinkedHashMap<>();
     private final List<RegisteredTool> tools = new java.util.ArrayList<>();
+    private final List<java.util.function.Consumer<McpServer>> features = new java.util.ArrayList<>();
+    private final Set<String> resourceUris = new java.util.HashSet<>();
+    private final Set<String> templateUris = new java.util.HashSet<>();
+    private final Set<String> promptNames = new java.util.HashSet<>();
+    private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
+    private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
+    private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
 
     private Builder() {}
+
+    /**
+     * Registers a resource. The server then declares {@code resources: {subscribe: true,
+     * listChanged: true}}.
+     *
+     * @throws IllegalArgumentException if a resource with that uri was already registered
+     */
+    public Builder resource(Resource resource, ResourceHandler handler) {
+      Objects.requireNonNull(resource, "resource");
+      Objects.requireNonNull(handler, "handler");
+      if (!resourceUris.add(resource.uri())) {
+        throw new IllegalArgumentException("resource " + resource.uri() + " was already registered");
+      }
+      features.add(s -> s.resourceCatalog.put(resource, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers a resource template (RFC 6570 level 1: {@code {name}} variables only).
+     *
+     * @throws IllegalArgumentException if the template is not level 1, or was already registered
+     */
+    public Builder resourceTemplate(ResourceTemplate template, ResourceHandler handler) {
+      Objects.requireNonNull(template, "template");
+      Objects.requireNonNull(handler, "handler");
+      UriTemplate.parse(template.uriTemplate());
+      if (!templateUris.add(template.uriTemplate())) {
+        throw new IllegalArgumentException("resource template " + template.uriTemplate() + " was already registered");
+      }
+      features.add(s -> s.resourceCatalog.putTemplate(template, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers a prompt. The server then declares {@code prompts: {listChanged: true}}.
+     *
+     * @throws IllegalArgumentException if a prompt with that name was already registered
+     */
+    public Builder prompt(Prompt prompt, PromptHandler handler) {
+      Objects.requireNonNull(prompt, "prompt");
+      Objects.requireNonNull(handler, "handler");
+      if (!promptNames.add(prompt.name())) {
+        throw new IllegalArgumentException("prompt " + prompt.name() + " was already registered");
+      }
+      features.add(s -> s.promptCatalog.put(prompt, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers the completion handler for a prompt's arguments ({@code PromptReference.of(name)})
+     * or a resource template's variables ({@code ResourceTemplateReference.of(uriTemplate)}). The
+     * server then declares {@code completions: {}}.
+     */
+    public Builder completion(CompletionReference ref, CompletionHandler handler) {
+      Objects.requireNonNull(ref, "ref");
+      Objects.requireNonNull(handler, "handler");
+      features.add(s -> s.completions.put(ref, handler));
+      return this;
+    }
+
+    /**
+     * Decides which resources a session may read or subscribe to (default: all). A refused uri is
+     * answered exactly like an unknown one (-32002 "Resource not found"), so a session cannot learn
+     * that it exists. Called on the request's thread; must be fast and must not throw.
+     */
+    public Builder resourceAccess(BiPredicate<ServerSession, String> access) {
+      this.resourceAccess = Objects.requireNonNull(access, "access");
+      return this;
+    }
+
+    /** Most resource subscriptions one session may hold (default 100). */
+    public Builder maxSubscriptionsPerSession(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxSubscriptionsPerSession must be at least 1, was " + max);
+      }
+      this.maxSubscriptionsPerSession = max;
+      return this;
+    }
+
+    /** Items per page of every list method (default 50). */
+    public Builder pageSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("pageSize must be at least 1, was " + size);
+      }
+      this.pageSize = size;
+      return this;
+    }
 
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);

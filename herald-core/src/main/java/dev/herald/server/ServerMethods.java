@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.InboundCall;
 import dev.herald.session.ProgressReporter;
@@ -7,6 +8,11 @@ import dev.herald.session.CancellationToken;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.CreateMessageParams;
+import dev.herald.wire.CreateMessageResult;
+import dev.herald.wire.ElicitParams;
+import dev.herald.wire.ElicitResult;
+import dev.herald.wire.Root;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
@@ -31,10 +37,12 @@ import tools.jackson.databind.node.ObjectNode;
 final class ServerMethods {
   private final McpServer server;
   private final ServerSession session;
+  private final ServerFeatures features;
 
   ServerMethods(McpServer server, ServerSession session) {
     this.server = server;
     this.session = session;
+    this.features = new ServerFeatures(server, session);
   }
 
   JsonNode handle(InboundCall call) {
@@ -52,6 +60,9 @@ final class ServerMethods {
       case McpMethods.TOOLS_LIST -> listTools(call);
       case McpMethods.TOOLS_CALL -> callTool(call);
       case McpMethods.LOGGING_SET_LEVEL -> setLevel(call);
+      case McpMethods.RESOURCES_LIST, McpMethods.RESOURCES_TEMPLATES_LIST, McpMethods.RESOURCES_READ,
+          McpMethods.RESOURCES_SUBSCRIBE, McpMethods.RESOURCES_UNSUBSCRIBE, McpMethods.PROMPTS_LIST,
+          McpMethods.PROMPTS_GET, McpMethods.COMPLETION_COMPLETE -> features.handle(call, new Context(call));
       default -> throw McpException.methodNotFound(method);
     };
   }
@@ -64,23 +75,27 @@ final class ServerMethods {
     if (!session.beginInitialize(p.clientInfo(), caps, chosen)) {
       throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
     }
-    return McpJson.toTree(new InitializeResult(chosen.wire(), capabilities(), server.info, server.instructions, null));
+    ServerCapabilities declared = capabilities();
+    session.declared(declared);
+    return McpJson.toTree(new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null));
   }
 
   ServerCapabilities capabilities() {
     return new ServerCapabilities(
         null,
         McpJson.object(),
-        null,
-        null,
-        null,
+        ServerFeatures.completionsCapability(server),
+        ServerFeatures.promptsCapability(server),
+        ServerFeatures.resourcesCapability(server),
         new ServerCapabilities.ListChanged(true),
         null,
         null);
   }
 
   private JsonNode listTools(InboundCall call) {
-    return McpJson.toTree(new ListToolsResult(server.tools(), null, null));
+    String cursor = McpJson.fromTree(call.params(), dev.herald.wire.PaginatedParams.class).cursor();
+    Pagination.Page<dev.herald.wire.Tool> page = server.pagination.page(call.method(), server.tools(), cursor);
+    return McpJson.toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
   }
 
   private JsonNode setLevel(InboundCall call) {
@@ -163,6 +178,21 @@ final class ServerMethods {
         return; // a cancelled request sends nothing more
       }
       session.log(level, logger, data, call.running() ? call.id() : null);
+    }
+
+    @Override
+    public CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+      return ReverseCalls.sample(session, call, params, options);
+    }
+
+    @Override
+    public ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
+      return ReverseCalls.elicit(session, call, params, options);
+    }
+
+    @Override
+    public List<Root> listRoots() throws InterruptedException {
+      return ReverseCalls.listRoots(session, call, CallOptions.defaults());
     }
   }
 }

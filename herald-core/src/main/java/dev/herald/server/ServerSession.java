@@ -10,7 +10,10 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.ResourceUpdatedParams;
+import dev.herald.wire.ServerCapabilities;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +45,8 @@ public final class ServerSession {
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private volatile LoggingLevel logLevel;
   private final LongAdder gated = new LongAdder();
+  private volatile ServerCapabilities declared = ServerCapabilities.none();
+  private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
@@ -53,6 +58,7 @@ public final class ServerSession {
             .transport(transport)
             .requests(methods::handle)
             .onNotification(McpMethods.INITIALIZED, p -> onInitialized())
+            .onNotification(McpMethods.ROOTS_LIST_CHANGED, p -> rootsCache.invalidate())
             .ticker(server.ticker)
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
@@ -95,6 +101,16 @@ public final class ServerSession {
     return logLevel;
   }
 
+  /** What the server declared to this session at bring-up (none before {@code initialize}). */
+  public ServerCapabilities serverCapabilities() {
+    return declared;
+  }
+
+  /** The resource uris this session is subscribed to. */
+  public Set<String> subscriptions() {
+    return server.subscriptions.of(this);
+  }
+
   /** Notifications not sent because a gate was closed. */
   public long gatedCount() {
     return gated.sum();
@@ -119,6 +135,14 @@ public final class ServerSession {
 
   private void onInitialized() {
     state.compareAndSet(State.INITIALIZING, State.OPERATING);
+  }
+
+  void declared(ServerCapabilities capabilities) {
+    this.declared = capabilities;
+  }
+
+  ReverseCalls.RootsCache rootsCache() {
+    return rootsCache;
   }
 
   void logLevel(LoggingLevel level) {
@@ -156,6 +180,51 @@ public final class ServerSession {
       engine.notify(McpMethods.TOOLS_LIST_CHANGED, null, null);
     } catch (RuntimeException e) {
       gated.increment();
+    }
+  }
+
+  /** Tells this session its resource list changed, if it may be told. */
+  void resourcesListChanged() {
+    if (!declared.resourcesListChanged()) {
+      gated.increment();
+      return;
+    }
+    listChanged(McpMethods.RESOURCES_LIST_CHANGED);
+  }
+
+  /** Tells this session its prompt list changed, if it may be told. */
+  void promptsListChanged() {
+    if (!declared.promptsListChanged()) {
+      gated.increment();
+      return;
+    }
+    listChanged(McpMethods.PROMPTS_LIST_CHANGED);
+  }
+
+  private void listChanged(String method) {
+    if (state.get() != State.OPERATING) {
+      gated.increment();
+      return;
+    }
+    try {
+      engine.notify(method, null, null);
+    } catch (RuntimeException e) {
+      gated.increment();
+    }
+  }
+
+  /** Sends {@code notifications/resources/updated} (the caller checked the subscription); false if gated. */
+  boolean resourceUpdated(String uri) {
+    if (!declared.resourcesSubscribe() || state.get() != State.OPERATING) {
+      gated.increment();
+      return false;
+    }
+    try {
+      engine.notify(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)), null);
+      return true;
+    } catch (RuntimeException e) {
+      gated.increment();
+      return false;
     }
   }
 }
