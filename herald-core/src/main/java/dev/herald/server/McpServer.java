@@ -255,9 +255,9 @@ public final class McpServer {
     }
 
     /**
-     * Decides which resources a session may read or subscribe to (default: all). A refused uri is
-     * answered exactly like an unknown one (-32002 "Resource not found"), so a session cannot learn
-     * that it exists. Called on the request's thread; must be fast and must not throw.
+     * Decides which resources a session may list, read or subscribe to (default: all). A refused
+     * uri is left out of {@code resources/list} and answered exactly like an unknown one (-32002
+     * "Resource not found"), so a session cannot learn that it exists. Called on the request's thread; must be fast and must not throw.
      */
     public Builder resourceAccess(BiPredicate<ServerSession, String> access) {
       this.resourceAccess = Objects.requireNonNull(access, "access");

@@ -78,7 +78,10 @@ final class ServerFeatures {
 
   private JsonNode listResources(InboundCall call) {
     requireResources(call);
-    Pagination.Page<Resource> page = server.pagination.page(call.method(), server.resourceCatalog.list(), cursor(call));
+    List<Resource> visible = server.resourceCatalog.list().stream()
+        .filter(r -> server.resourceAccess.test(session, r.uri()))
+        .toList();
+    Pagination.Page<Resource> page = server.pagination.page(call.method(), visible, cursor(call));
     return McpJson.toTree(ListResourcesResult.of(page.items(), page.nextCursor()));
   }
 

@@ -38,7 +38,7 @@ class ResourcesTest {
   }
 
   @Test
-  void resourcesAndTemplatesAreListedInRegistrationOrder() throws Exception {
+  void resourcesAndTemplatesAreListedInRegistrationOrderWithoutThoseTheSessionMayNotRead() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
       ListResourcesResult list = McpJson.resultFromTree(
           peer.request(McpMethods.RESOURCES_LIST, McpJson.object()), ListResourcesResult.class);
@@ -46,7 +46,7 @@ class ResourcesTest {
           peer.request(McpMethods.RESOURCES_TEMPLATES_LIST, McpJson.object()), ListResourceTemplatesResult.class);
 
       assertThat(list.resources()).extracting(Resource::uri)
-          .containsExactly("test://static-text", "test://static-binary", "test://secret");
+          .containsExactly("test://static-text", "test://static-binary");
       assertThat(list.nextCursor()).isNull();
       assertThat(templates.resourceTemplates()).extracting(ResourceTemplate::uriTemplate)
           .containsExactly("test://template/{id}/data");
