@@ -6,8 +6,8 @@ import java.util.function.Predicate;
 
 /**
  * A catalog whose changes are announced with {@code notifications/<area>/list_changed} (spec
- * §4.6), with the capability that opens its gate. Tools are served today; prompts and resources
- * plug in by calling {@link McpServer}'s and {@link ServerSession}'s change hooks with their area.
+ * §4.6), with the capability that opens its gate. Tools, resources and prompts all report changes
+ * through {@link McpServer}'s and {@link ServerSession}'s change hooks with their area.
  */
 enum CatalogArea {
   TOOLS(McpMethods.TOOLS_LIST_CHANGED, ServerCapabilities::toolsListChanged),

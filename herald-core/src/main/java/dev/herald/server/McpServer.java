@@ -5,8 +5,12 @@ import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
 import dev.herald.wire.Implementation;
+import dev.herald.wire.CompletionReference;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.Prompt;
+import dev.herald.wire.Resource;
+import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.time.Duration;
@@ -16,6 +20,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.BiPredicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,10 +48,11 @@ import org.jspecify.annotations.Nullable;
  * result's {@code structuredContent} is validated too, and a mismatch becomes an {@code isError}
  * result saying the tool produced invalid output. An unknown tool is a JSON-RPC error (-32602).
  *
- * <p><b>Catalog changes.</b> {@link #addTool}/{@link #removeTool} change the catalog at run time.
- * Changes are coalesced: each session whose gate is open (it is operating, and the server
- * declared {@code tools.listChanged}, see {@link Builder#toolsListChanged}) receives one {@code
- * notifications/tools/list_changed} per burst, {@link Builder#listChangedDebounce} after the
+ * <p><b>Catalog changes.</b> {@link #addTool}/{@link #removeTool}, {@link #resources()} and {@link
+ * #prompts()} change the catalogs at run time. Changes are coalesced per catalog: each session
+ * whose gate is open (it is operating, and the server declared {@code <area>.listChanged} to it,
+ * see {@link #capabilities()} and {@link Builder#toolsListChanged}) receives one {@code
+ * notifications/<area>/list_changed} per burst, {@link Builder#listChangedDebounce} after the
  * burst's first change. Sessions can also carry their own tools ({@link ServerSession#addTool}).
  *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
@@ -67,10 +73,16 @@ public final class McpServer {
   final long listChangedDebounceNanos;
   final double logsPerSecond;
   final int logBurst;
-  private final ServerCapabilities capabilities;
+  final boolean toolsListChanged;
   final ConcurrentSkipListMap<String, RegisteredTool> tools = new ConcurrentSkipListMap<>();
   final Set<ServerSession> sessions = ConcurrentHashMap.newKeySet();
   private final Debouncer[] changes = new Debouncer[CatalogArea.values().length];
+  final ResourceCatalog resourceCatalog = new ResourceCatalog(() -> catalogChanged(CatalogArea.RESOURCES));
+  final PromptCatalog promptCatalog = new PromptCatalog(() -> catalogChanged(CatalogArea.PROMPTS));
+  final Completions completions = new Completions();
+  final Subscriptions subscriptions;
+  final BiPredicate<ServerSession, String> resourceAccess;
+  final Pagination pagination;
 
   private McpServer(Builder b) {
     this.info = b.info;
@@ -83,13 +95,15 @@ public final class McpServer {
     this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
     this.logsPerSecond = b.logsPerSecond;
     this.logBurst = b.logBurst;
-    this.capabilities =
-        new ServerCapabilities(
-            null, McpJson.object(), null, null, null, new ServerCapabilities.ListChanged(b.toolsListChanged), null, null);
+    this.toolsListChanged = b.toolsListChanged;
     tools.putAll(b.tools);
     for (CatalogArea area : CatalogArea.values()) {
       changes[area.ordinal()] = new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
     }
+    this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
+    this.resourceAccess = b.resourceAccess;
+    this.pagination = new Pagination(b.pageSize);
+    b.features.forEach(f -> f.accept(this));
   }
 
   /** A new builder. */
@@ -102,9 +116,24 @@ public final class McpServer {
     return info;
   }
 
-  /** What this server declares in every {@code initialize} answer; fixed for its lifetime. */
+  /**
+   * What this server declares in an {@code initialize} answer received now: {@code logging},
+   * {@code tools} (with {@code listChanged} per {@link Builder#toolsListChanged}), and {@code
+   * resources: {subscribe, listChanged}}, {@code prompts: {listChanged}} and {@code completions}
+   * only while the resource catalog, the prompt catalog or the completion handlers have entries.
+   * Each session's gate captures this once, at its {@code initialize}, and keeps it for the
+   * session's lifetime ({@link ServerSession#serverCapabilities()}).
+   */
   public ServerCapabilities capabilities() {
-    return capabilities;
+    return new ServerCapabilities(
+        null,
+        McpJson.object(),
+        ServerFeatures.completionsCapability(this),
+        ServerFeatures.promptsCapability(this),
+        ServerFeatures.resourcesCapability(this),
+        new ServerCapabilities.ListChanged(toolsListChanged),
+        null,
+        null);
   }
 
   /**
@@ -115,6 +144,7 @@ public final class McpServer {
     ServerSession session = new ServerSession(this, transport);
     sessions.add(session);
     session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
+    session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));
     session.start();
     return session;
   }
@@ -194,6 +224,38 @@ public final class McpServer {
     }
   }
 
+  /**
+   * The resources and resource templates; changes made through it send {@code
+   * resources/list_changed} (coalesced like tool changes) to every session that may be told.
+   */
+  public ResourceCatalog resources() {
+    return resourceCatalog;
+  }
+
+  /**
+   * The prompts; changes made through it send {@code prompts/list_changed} (coalesced like tool
+   * changes) to every session that may be told.
+   */
+  public PromptCatalog prompts() {
+    return promptCatalog;
+  }
+
+  /**
+   * Tells the sessions subscribed to {@code uri} (and only those) that it changed: one {@code
+   * notifications/resources/updated} per subscribed session whose gate is open. Returns how many
+   * sessions were told.
+   */
+  public int notifyResourceUpdated(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    int sent = 0;
+    for (ServerSession s : subscriptions.subscribers(uri)) {
+      if (s.resourceUpdated(uri)) {
+        sent++;
+      }
+    }
+    return sent;
+  }
+
   /** A server-wide catalog changed: mark every session and flush after the debounce. */
   void catalogChanged(CatalogArea area) {
     for (ServerSession s : sessions) {
@@ -224,8 +286,102 @@ public final class McpServer {
     private double logsPerSecond = 100;
     private int logBurst = 100;
     private final LinkedHashMap<String, RegisteredTool> tools = new LinkedHashMap<>();
+    private final List<java.util.function.Consumer<McpServer>> features = new java.util.ArrayList<>();
+    private final Set<String> resourceUris = new java.util.HashSet<>();
+    private final Set<String> templateUris = new java.util.HashSet<>();
+    private final Set<String> promptNames = new java.util.HashSet<>();
+    private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
+    private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
+    private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
 
     private Builder() {}
+
+    /**
+     * Registers a resource. The server then declares {@code resources: {subscribe: true,
+     * listChanged: true}}.
+     *
+     * @throws IllegalArgumentException if a resource with that uri was already registered
+     */
+    public Builder resource(Resource resource, ResourceHandler handler) {
+      Objects.requireNonNull(resource, "resource");
+      Objects.requireNonNull(handler, "handler");
+      if (!resourceUris.add(resource.uri())) {
+        throw new IllegalArgumentException("resource " + resource.uri() + " was already registered");
+      }
+      features.add(s -> s.resourceCatalog.put(resource, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers a resource template (RFC 6570 level 1: {@code {name}} variables only).
+     *
+     * @throws IllegalArgumentException if the template is not level 1, or was already registered
+     */
+    public Builder resourceTemplate(ResourceTemplate template, ResourceHandler handler) {
+      Objects.requireNonNull(template, "template");
+      Objects.requireNonNull(handler, "handler");
+      UriTemplate.parse(template.uriTemplate());
+      if (!templateUris.add(template.uriTemplate())) {
+        throw new IllegalArgumentException("resource template " + template.uriTemplate() + " was already registered");
+      }
+      features.add(s -> s.resourceCatalog.putTemplate(template, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers a prompt. The server then declares {@code prompts: {listChanged: true}}.
+     *
+     * @throws IllegalArgumentException if a prompt with that name was already registered
+     */
+    public Builder prompt(Prompt prompt, PromptHandler handler) {
+      Objects.requireNonNull(prompt, "prompt");
+      Objects.requireNonNull(handler, "handler");
+      if (!promptNames.add(prompt.name())) {
+        throw new IllegalArgumentException("prompt " + prompt.name() + " was already registered");
+      }
+      features.add(s -> s.promptCatalog.put(prompt, handler, false));
+      return this;
+    }
+
+    /**
+     * Registers the completion handler for a prompt's arguments ({@code PromptReference.of(name)})
+     * or a resource template's variables ({@code ResourceTemplateReference.of(uriTemplate)}). The
+     * server then declares {@code completions: {}}.
+     */
+    public Builder completion(CompletionReference ref, CompletionHandler handler) {
+      Objects.requireNonNull(ref, "ref");
+      Objects.requireNonNull(handler, "handler");
+      features.add(s -> s.completions.put(ref, handler));
+      return this;
+    }
+
+    /**
+     * Decides which resources a session may list, read or subscribe to (default: all). A refused
+     * uri is left out of {@code resources/list} and answered exactly like an unknown one (-32002
+     * "Resource not found"), so a session cannot learn that it exists. Called on the request's thread; must be fast and must not throw.
+     */
+    public Builder resourceAccess(BiPredicate<ServerSession, String> access) {
+      this.resourceAccess = Objects.requireNonNull(access, "access");
+      return this;
+    }
+
+    /** Most resource subscriptions one session may hold (default 100). */
+    public Builder maxSubscriptionsPerSession(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxSubscriptionsPerSession must be at least 1, was " + max);
+      }
+      this.maxSubscriptionsPerSession = max;
+      return this;
+    }
+
+    /** Items per page of every list method (default 50). */
+    public Builder pageSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("pageSize must be at least 1, was " + size);
+      }
+      this.pageSize = size;
+      return this;
+    }
 
     /** The {@code serverInfo} name and version. */
     public Builder info(String name, String version) {

@@ -65,6 +65,12 @@ final class NotificationGate {
     this.declared = caps;
   }
 
+  /** What the server declared to this session ({@link ServerCapabilities#none()} before bring-up). */
+  ServerCapabilities declared() {
+    ServerCapabilities caps = declared;
+    return caps == null ? ServerCapabilities.none() : caps;
+  }
+
   void logLevel(LoggingLevel level) {
     this.logLevel = level;
   }

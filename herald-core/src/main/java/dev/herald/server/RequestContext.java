@@ -1,9 +1,16 @@
 package dev.herald.server;
 
+import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.ProgressReporter;
+import dev.herald.wire.CreateMessageParams;
+import dev.herald.wire.CreateMessageResult;
+import dev.herald.wire.ElicitParams;
+import dev.herald.wire.ElicitResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.Root;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,5 +44,47 @@ public interface RequestContext {
 
   default void log(LoggingLevel level, Object data) {
     log(level, null, data);
+  }
+
+  /**
+   * Asks the client's model for a message ({@code sampling/createMessage}) and waits for it. The
+   * request travels with this request and is cancelled with it.
+   *
+   * @throws dev.herald.wire.McpException -32601 at once, sending nothing, if the client did not
+   *     declare {@code sampling} at initialize; or the client's error response
+   * @throws dev.herald.session.CancelledException if the call was cancelled (this request ended)
+   * @throws InterruptedException if this request was cancelled while waiting
+   */
+  default CreateMessageResult sample(CreateMessageParams params) throws InterruptedException {
+    return sample(params, CallOptions.defaults());
+  }
+
+  /** {@link #sample(CreateMessageParams)} with timeouts of its own. */
+  default CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+    throw new UnsupportedOperationException("this context cannot make reverse calls");
+  }
+
+  /**
+   * Asks the user for input through the client ({@code elicitation/create}) and waits for the
+   * answer. Same routing, cancellation and errors as {@link #sample(CreateMessageParams)}; the
+   * gate is {@code elicitation} (form mode) or {@code elicitation.url} (URL mode).
+   */
+  default ElicitResult elicit(ElicitParams params) throws InterruptedException {
+    return elicit(params, CallOptions.defaults());
+  }
+
+  /** {@link #elicit(ElicitParams)} with timeouts of its own. */
+  default ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
+    throw new UnsupportedOperationException("this context cannot make reverse calls");
+  }
+
+  /**
+   * The client's roots ({@code roots/list}). When the client declared {@code roots.listChanged},
+   * the answer is cached for the session until it sends {@code notifications/roots/list_changed};
+   * otherwise every call asks. Same routing, cancellation and errors as {@link
+   * #sample(CreateMessageParams)}; the gate is {@code roots}.
+   */
+  default List<Root> listRoots() throws InterruptedException {
+    throw new UnsupportedOperationException("this context cannot make reverse calls");
   }
 }

@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.InboundCall;
 import dev.herald.session.ProgressReporter;
@@ -7,6 +8,11 @@ import dev.herald.session.CancellationToken;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.CreateMessageParams;
+import dev.herald.wire.CreateMessageResult;
+import dev.herald.wire.ElicitParams;
+import dev.herald.wire.ElicitResult;
+import dev.herald.wire.Root;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
@@ -33,10 +39,12 @@ import tools.jackson.databind.node.ObjectNode;
 final class ServerMethods {
   private final McpServer server;
   private final ServerSession session;
+  private final ServerFeatures features;
 
   ServerMethods(McpServer server, ServerSession session) {
     this.server = server;
     this.session = session;
+    this.features = new ServerFeatures(server, session);
   }
 
   JsonNode handle(InboundCall call) {
@@ -54,6 +62,9 @@ final class ServerMethods {
       case McpMethods.TOOLS_LIST -> listTools(call);
       case McpMethods.TOOLS_CALL -> callTool(call);
       case McpMethods.LOGGING_SET_LEVEL -> setLevel(call);
+      case McpMethods.RESOURCES_LIST, McpMethods.RESOURCES_TEMPLATES_LIST, McpMethods.RESOURCES_READ,
+          McpMethods.RESOURCES_SUBSCRIBE, McpMethods.RESOURCES_UNSUBSCRIBE, McpMethods.PROMPTS_LIST,
+          McpMethods.PROMPTS_GET, McpMethods.COMPLETION_COMPLETE -> features.handle(call, new Context(call));
       default -> throw McpException.methodNotFound(method);
     };
   }
@@ -70,8 +81,11 @@ final class ServerMethods {
     return McpJson.toTree(new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null));
   }
 
+  /** One page of the tools this session sees (the server's with its overlay on top). */
   private JsonNode listTools(InboundCall call) {
-    return McpJson.toTree(new ListToolsResult(session.tools(), null, null));
+    String cursor = McpJson.fromTree(call.params(), dev.herald.wire.PaginatedParams.class).cursor();
+    Pagination.Page<dev.herald.wire.Tool> page = server.pagination.page(call.method(), session.tools(), cursor);
+    return McpJson.toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
   }
 
   private JsonNode setLevel(InboundCall call) {
@@ -172,6 +186,21 @@ final class ServerMethods {
         return; // a cancelled request sends nothing more
       }
       session.log(level, logger, data, call.running() ? call.id() : null);
+    }
+
+    @Override
+    public CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+      return ReverseCalls.sample(session, call, params, options);
+    }
+
+    @Override
+    public ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
+      return ReverseCalls.elicit(session, call, params, options);
+    }
+
+    @Override
+    public List<Root> listRoots() throws InterruptedException {
+      return ReverseCalls.listRoots(session, call, CallOptions.defaults());
     }
   }
 }

@@ -10,10 +10,12 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,10 +32,12 @@ import org.jspecify.annotations.Nullable;
  * through its {@link RequestContext} belongs to that request. Nothing is ever broadcast: the
  * server fans out by calling each session in turn.
  *
- * <p><b>Gates.</b> {@code notifications/tools/list_changed} reaches the session only once it is
- * {@link State#OPERATING} and only if the server declared {@code tools.listChanged} to it; a
- * burst of catalog changes (server-wide or in this session's overlay) within the server's debounce
- * window gives the session one notification. Logs need the {@code logging} capability, a level at
+ * <p><b>Gates.</b> {@code notifications/<area>/list_changed} (tools, resources, prompts) reaches
+ * the session only once it is {@link State#OPERATING} and only if the server declared {@code
+ * <area>.listChanged} to it; a burst of catalog changes (server-wide or in this session's overlay)
+ * within the server's debounce window gives the session one notification per area. {@code
+ * notifications/resources/updated} needs {@code resources.subscribe} and a subscription to the
+ * uri. Logs need the {@code logging} capability, a level at
  * or above the session's ({@link McpServer.Builder#defaultLogLevel} until the client sends {@code
  * logging/setLevel}) and a token from the session's rate limit; refused logs are counted, never
  * queued.
@@ -71,6 +75,7 @@ public final class ServerSession {
   private final Debouncer[] localChanges = new Debouncer[CatalogArea.values().length];
   private volatile @Nullable Implementation clientInfo;
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
+  private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
@@ -86,6 +91,7 @@ public final class ServerSession {
             .transport(transport)
             .requests(methods::handle)
             .onNotification(McpMethods.INITIALIZED, p -> onInitialized())
+            .onNotification(McpMethods.ROOTS_LIST_CHANGED, p -> rootsCache.invalidate())
             .ticker(server.ticker)
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
@@ -134,6 +140,19 @@ public final class ServerSession {
    */
   public LoggingLevel logLevel() {
     return gate.logLevel();
+  }
+
+  /**
+   * What the server declared to this session at bring-up, as captured by its gate ({@link
+   * ServerCapabilities#none()} before {@code initialize}).
+   */
+  public ServerCapabilities serverCapabilities() {
+    return gate.declared();
+  }
+
+  /** The resource uris this session is subscribed to. */
+  public Set<String> subscriptions() {
+    return server.subscriptions.of(this);
   }
 
   /**
@@ -233,6 +252,10 @@ public final class ServerSession {
     state.compareAndSet(State.INITIALIZING, State.OPERATING);
   }
 
+  ReverseCalls.RootsCache rootsCache() {
+    return rootsCache;
+  }
+
   void logLevel(LoggingLevel level) {
     gate.logLevel(level);
   }
@@ -295,6 +318,26 @@ public final class ServerSession {
       engine.notify(McpMethods.MESSAGE, McpJson.toObject(params), relatedTo);
     } catch (RuntimeException e) {
       gate.sendFailed();
+    }
+  }
+
+  // ---------------------------------------------------------------- resource updates
+
+  /**
+   * Sends {@code notifications/resources/updated} for {@code uri} if the gate allows it (operating,
+   * {@code resources.subscribe} declared, and this session subscribed to it); false if not sent.
+   */
+  boolean resourceUpdated(String uri) {
+    boolean subscribed = server.subscriptions.isSubscribed(this, uri);
+    if (gate.resourceUpdated(subscribed) != NotificationGate.Verdict.SEND) {
+      return false;
+    }
+    try {
+      engine.notify(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)), null);
+      return true;
+    } catch (RuntimeException e) {
+      gate.sendFailed();
+      return false;
     }
   }
 }

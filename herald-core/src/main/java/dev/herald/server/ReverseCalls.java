@@ -1,0 +1,131 @@
+package dev.herald.server;
+
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.InboundCall;
+import dev.herald.session.OutboundCall;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.CreateMessageParams;
+import dev.herald.wire.CreateMessageResult;
+import dev.herald.wire.ElicitParams;
+import dev.herald.wire.ElicitResult;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.ListRootsResult;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.Root;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Server-to-client requests made by a handler (legacy era: {@code sampling/createMessage},
+ * {@code elicitation/create}, {@code roots/list}; spec.md 4.1 capabilities, 4.11 routing).
+ *
+ * <p>Design note. Each call is gated on what the client declared at bring-up; a missing
+ * capability fails the handler at once with -32601 and sends nothing. Each call is made through
+ * {@link InboundCall#request}, so it travels on the originating request's stream and is cancelled
+ * with it (the engine sends {@code notifications/cancelled} for it). If the handler's thread is
+ * interrupted while waiting, the call is cancelled too. Roots are cached per session only when the
+ * client promised {@code roots.listChanged}; {@code notifications/roots/list_changed} bumps a
+ * generation so a fetch that raced with it does not refill the cache with stale roots.
+ */
+final class ReverseCalls {
+  private ReverseCalls() {}
+
+  static CreateMessageResult sample(ServerSession session, InboundCall call, CreateMessageParams params, CallOptions options)
+      throws InterruptedException {
+    require(session, session.clientCapabilities().supportsSampling(), "sampling", "sampling/createMessage");
+    JsonNode node = await(call, call.request(McpMethods.SAMPLING_CREATE_MESSAGE, McpJson.toObject(params), options));
+    return McpJson.resultFromTree(node, CreateMessageResult.class);
+  }
+
+  static ElicitResult elicit(ServerSession session, InboundCall call, ElicitParams params, CallOptions options)
+      throws InterruptedException {
+    ClientCapabilities caps = session.clientCapabilities();
+    boolean url = params.effectiveMode() == ElicitParams.Mode.URL;
+    require(session, url ? caps.supportsUrlElicitation() : caps.supportsFormElicitation(),
+        url ? "elicitation.url" : "elicitation (form mode)", "elicitation/create");
+    JsonNode node = await(call, call.request(McpMethods.ELICITATION_CREATE, McpJson.toObject(params), options));
+    return McpJson.resultFromTree(node, ElicitResult.class);
+  }
+
+  static List<Root> listRoots(ServerSession session, InboundCall call, CallOptions options) throws InterruptedException {
+    require(session, session.clientCapabilities().supportsRoots(), "roots", "roots/list");
+    RootsCache cache = session.rootsCache();
+    boolean cacheable = session.clientCapabilities().supportsRootsListChanged();
+    if (cacheable) {
+      List<Root> cached = cache.get();
+      if (cached != null) {
+        return cached;
+      }
+    }
+    long generation = cache.generation();
+    JsonNode node = await(call, call.request(McpMethods.ROOTS_LIST, null, options));
+    List<Root> roots = McpJson.resultFromTree(node, ListRootsResult.class).roots();
+    if (cacheable) {
+      cache.offer(generation, roots);
+    }
+    return roots;
+  }
+
+  private static void require(ServerSession session, boolean declared, String capability, String method) {
+    if (!declared) {
+      throw new McpException(
+          ErrorCodes.METHOD_NOT_FOUND,
+          "Cannot send " + method + ": the client did not declare the " + capability + " capability at initialize");
+    }
+    if (session.state() != ServerSession.State.OPERATING) {
+      throw new McpException(
+          ErrorCodes.INVALID_REQUEST, "Cannot send " + method + " before the client has sent notifications/initialized");
+    }
+  }
+
+  private static JsonNode await(InboundCall origin, OutboundCall out) throws InterruptedException {
+    try {
+      return out.result().get();
+    } catch (InterruptedException e) {
+      out.cancel(origin.cancellation().isCancelled() ? "originating request cancelled" : "interrupted");
+      throw e;
+    } catch (ExecutionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof McpException | c instanceof CancelledException | c instanceof TransportException) {
+        throw (RuntimeException) c;
+      }
+      throw new TransportException("reverse call failed: " + c, c);
+    }
+  }
+
+  /** A session's roots, valid until the client says they changed. Thread-safe. */
+  static final class RootsCache {
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicReference<@Nullable Cached> cached = new AtomicReference<>();
+
+    private record Cached(long generation, List<Root> roots) {}
+
+    @Nullable List<Root> get() {
+      Cached c = cached.get();
+      return c != null && c.generation() == generation.get() ? c.roots() : null;
+    }
+
+    long generation() {
+      return generation.get();
+    }
+
+    void offer(long fetchedAt, List<Root> roots) {
+      if (fetchedAt == generation.get()) {
+        cached.set(new Cached(fetchedAt, List.copyOf(roots)));
+      }
+    }
+
+    void invalidate() {
+      generation.incrementAndGet();
+      cached.set(null);
+    }
+  }
+}
