@@ -47,7 +47,7 @@ public class ProgressReceiverBenchmark {
         new BenchSupport.AdvancingTicker(TICK_NANOS),
         BenchSupport.NO_OP_SCHEDULER,
         DIRECT,
-        () -> {});
+        acceptedAt -> {});
   }
 
   /** One registry with one active token receiving strictly increasing updates. */
