@@ -1,0 +1,72 @@
+// A TypeScript SDK MCP client for Herald's interop tests. Usage:
+//   node client.mjs -- <server command ...>     (stdio)
+//   node client.mjs http://127.0.0.1:PORT/mcp   (Streamable HTTP)
+// Runs a fixed script against Herald's demo fixture and prints one JSON object with what it saw.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema,
+  LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const argv = process.argv.slice(2);
+const transport = argv[0] === '--'
+  ? new StdioClientTransport({ command: argv[1], args: argv.slice(2), stderr: 'inherit' })
+  : new StreamableHTTPClientTransport(new URL(argv[0]));
+
+const seen = { logs: [], listChanged: 0, updates: [], progress: [], errors: [] };
+const client = new Client({ name: 'ts-interop-client', version: '1.0.0' },
+  { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { seen.logs.push(n.params); });
+client.setNotificationHandler(ToolListChangedNotificationSchema, () => { seen.listChanged++; });
+client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { seen.updates.push(n.params.uri); });
+client.setRequestHandler(CreateMessageRequestSchema, async (req) => ({
+  role: 'assistant', model: 'ts-model', stopReason: 'endTurn',
+  content: { type: 'text', text: `echo of ${req.params.messages[0].content.text}` },
+}));
+client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { username: 'ts-user', email: 'ts@example.com' } }));
+client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///ts-root', name: 'ts' }] }));
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('');
+try {
+  await client.connect(transport);
+  seen.server = client.getServerVersion();
+  seen.capabilities = client.getServerCapabilities();
+  seen.tools = (await client.listTools()).tools.map((t) => t.name).sort();
+
+  const slow = await client.callTool({ name: 'slow', arguments: { steps: 5, delayMs: 20 } }, undefined,
+    { onprogress: (p) => seen.progress.push(p) });
+  seen.slow = text(slow);
+
+  await client.setLoggingLevel('info');
+  seen.emitLogs = text(await client.callTool({ name: 'emit_logs', arguments: { count: 2, level: 'info' } }));
+  await client.callTool({ name: 'emit_logs', arguments: { count: 2, level: 'debug' } });
+
+  await client.subscribeResource({ uri: 'demo://counter' });
+  await client.callTool({ name: 'update_resource', arguments: {} });
+  seen.counter = (await client.readResource({ uri: 'demo://counter' })).contents[0].text;
+
+  await client.callTool({ name: 'touch', arguments: { area: 'tools' } });
+  await sleep(200);
+  seen.toolsAfterTouch = (await client.listTools()).tools.length;
+
+  const abort = new AbortController();
+  const cancelled = client.callTool({ name: 'slow', arguments: { steps: 200, delayMs: 20 } }, undefined,
+    { signal: abort.signal, onprogress: () => {} });
+  await sleep(200);
+  abort.abort('ts client cancels');
+  try { await cancelled; seen.cancelled = false; } catch { seen.cancelled = true; }
+  await client.ping();
+  seen.afterCancel = text(await client.callTool({ name: 'echo', arguments: { text: 'still here' } }));
+
+  seen.sampling = text(await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hello from herald' } }));
+  seen.elicitation = text(await client.callTool({ name: 'test_elicitation', arguments: { message: 'who are you?' } }));
+  await sleep(100);
+} catch (e) {
+  seen.errors.push(String(e?.message ?? e));
+} finally {
+  process.stdout.write(JSON.stringify(seen) + '\n');
+  await client.close().catch(() => {});
+}
