@@ -324,13 +324,17 @@ public final class StreamableHttpClientTransport implements Transport {
       }
       byte[] bytes = Http.readBounded(in, maxEventBytes);
       afterAccepted(message);
-      if (bytes.length == 0 || status == 202) {
-        return;
+      if (bytes.length > 0 && status != 202) {
+        if (Http.isMediaType(response.headers(), Http.JSON)) {
+          deliver(MessageCodec.decode(bytes));
+        } else {
+          failMessage(id, "unexpected Content-Type "
+              + response.headers().firstValue("Content-Type").orElse("(none)") + " from " + uri);
+        }
       }
-      if (Http.isMediaType(response.headers(), Http.JSON)) {
-        deliver(MessageCodec.decode(bytes));
-      } else {
-        failMessage(id, "unexpected Content-Type " + response.headers().firstValue("Content-Type").orElse("(none)") + " from " + uri);
+      if (id != null) {
+        // A request answered with neither its response nor a stream would otherwise wait forever.
+        failRequest(id, uri + " answered request " + id + " with HTTP " + status + " but no response");
       }
     } catch (IOException | TransportException e) {
       if (!closed.get()) {
@@ -548,6 +552,11 @@ public final class StreamableHttpClientTransport implements Transport {
     });
     workers.add(t);
     t.start();
+  }
+
+  /** Threads still working for this transport (tests check that close ends them). */
+  int workerCount() {
+    return workers.size();
   }
 
   /** Registers a response body so that {@link #close()} can cancel it. */

@@ -182,6 +182,21 @@ class StreamableHttpClientTransportTest {
   }
 
   @Test
+  void aRequestAnsweredWithoutItsResponseFails() throws Exception {
+    connect(r -> status(202));
+    transport.send(msg(CALL), null);
+    assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("HTTP 202 but no response");
+  }
+
+  @Test
+  void aJsonAnswerThatIsNotTheResponseIsDeliveredAndTheRequestFails() throws Exception {
+    connect(r -> json(PROGRESS_1));
+    transport.send(msg(CALL), null);
+    assertThat(receiver.next()).isEqualTo(PROGRESS_1);
+    assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("but no response");
+  }
+
+  @Test
   void sendReturnsBeforeASlowJsonAnswer() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     connect(r -> ex -> {
@@ -442,6 +457,10 @@ class StreamableHttpClientTransportTest {
     transport.close();
     assertThat(receiver.closes.get()).isEqualTo(1);
     assertThatThrownBy(() -> transport.send(msg(CALL), null)).isInstanceOf(TransportException.class);
+    for (int i = 0; i < 100 && transport.workerCount() > 0; i++) {
+      Thread.sleep(20);
+    }
+    assertThat(transport.workerCount()).as("stream readers still running after close").isZero();
     standing.add(END);
   }
 
