@@ -223,6 +223,35 @@ class StreamableHttpClientTransportTest {
   }
 
   @Test
+  void concurrentStreamsAreDeliveredOneFrameAtATimeInOrderPerStream() throws Exception {
+    int n = 200;
+    connect(r -> {
+      String token = r.body().contains("\"id\":1") ? "a" : "b";
+      String id = token.equals("a") ? "1" : "2";
+      String[] chunks = new String[n + 1];
+      for (int i = 0; i < n; i++) {
+        chunks[i] = event(token + i, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
+            + "{\"progressToken\":\"" + token + "\",\"progress\":" + (i + 1) + "}}");
+      }
+      chunks[n] = event(token + n, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}");
+      return sse(chunks);
+    });
+    transport.send(msg(CALL), null);
+    transport.send(msg(CALL.replace("\"id\":1", "\"id\":2")), null);
+    for (int i = 0; i < 2 * (n + 1); i++) {
+      receiver.next();
+    }
+    for (String token : List.of("a", "b")) {
+      List<String> mine = receiver.all.stream().filter(f -> f.contains("\"progressToken\":\"" + token + "\"")).toList();
+      assertThat(mine).hasSize(n);
+      for (int i = 0; i < n; i++) {
+        assertThat(mine.get(i)).endsWith("\"progress\":" + (i + 1) + "}}");
+      }
+    }
+    assertThat(receiver.overlapped).isFalse();
+  }
+
+  @Test
   void eventsOfOtherTypesAreSkipped() throws Exception {
     connect(r -> sse("event: debug\ndata: {\"x\":1}\n\n", "event: message\ndata: " + CALL_RESULT + "\n\n"));
     transport.send(msg(CALL), null);
