@@ -1,7 +1,8 @@
 /**
- * Herald core: the MCP wire model, the session engine, the server and client roles and the stdio
- * transport. Runtime dependencies: Jackson, and networknt's JSON Schema validator for tool
- * arguments and structured output.
+ * Herald core: the MCP wire model, the session engine, the server and client roles, the stdio
+ * transport and the Streamable HTTP client transport (on the JDK's {@code java.net.http}).
+ * Runtime dependencies: Jackson, and networknt's JSON Schema validator for tool arguments and
+ * structured output.
  */
 module dev.herald.core {
   requires transitive tools.jackson.databind;
@@ -9,11 +10,13 @@ module dev.herald.core {
   requires transitive com.fasterxml.jackson.annotation;
   requires static transitive org.jspecify;
   requires com.networknt.schema;
+  requires transitive java.net.http; // HttpClient appears in the HTTP transport's builder
 
   exports dev.herald.wire;
   exports dev.herald.session;
   exports dev.herald.transport;
   exports dev.herald.transport.stdio;
+  exports dev.herald.transport.http;
   exports dev.herald.server;
   exports dev.herald.client;
 
