@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "herald " + Version.VERSION,
     description = "Herald: a Model Context Protocol runtime for Java.",
-    subcommands = {DemoCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, ServeCommand.class, ConformanceClientCommand.class, CommandLine.HelpCommand.class})
 public final class Herald implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
