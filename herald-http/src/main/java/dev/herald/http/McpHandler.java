@@ -187,9 +187,15 @@ final class McpHandler extends Handler.Abstract.NonBlocking {
   }
 
   private boolean versionOk(Request request, Response response, Callback callback) {
-    String v = request.getHeaders().get(HttpExchanges.PROTOCOL_HEADER);
-    if (v == null || ProtocolVersion.parse(v).isPresent()) {
-      return true;
+    String v = null;
+    for (String value : request.getHeaders().getValuesList(HttpExchanges.PROTOCOL_HEADER)) {
+      if (ProtocolVersion.parse(value.trim()).isEmpty()) {
+        v = value;
+        break;
+      }
+    }
+    if (v == null) {
+      return true; // absent means 2025-03-26; every supported version is accepted
     }
     HttpExchanges.error(response, callback, 400, null, ErrorCodes.INVALID_REQUEST,
         "Bad Request: unsupported MCP-Protocol-Version", HttpExchanges.supportedVersions(v));
