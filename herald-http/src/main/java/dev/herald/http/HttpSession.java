@@ -129,9 +129,13 @@ final class HttpSession {
     if (initialize) {
       initializeId = request.id();
     }
-    held.request().addFailureListener(x -> stream.heldFailed());
+    held.request().addFailureListener(stream::connectionFailed);
     held.request().addIdleTimeoutListener(x -> false); // waiting for a slow handler is not idle
     deliver(new DecodedMessage.Valid(request));
+    if (closed) {
+      stream.terminate(); // the session ended as the request arrived: answer 404, never hang
+      return true;
+    }
     if (server.pollAfterNanos > 0) {
       server.scheduler.schedule(() -> { if (priming()) stream.closeConnection(); }, server.pollAfterNanos);
     }
@@ -259,6 +263,11 @@ final class HttpSession {
     } finally {
       streamsLock.unlock();
     }
+  }
+
+  /** The stream of an open request, if any. */
+  @Nullable SseStream openRequest(RequestId request) {
+    return requests.get(request);
   }
 
   /** Closes the connection of one request's stream (SSE polling). */

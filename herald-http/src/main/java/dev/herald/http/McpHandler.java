@@ -8,7 +8,6 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
-import java.io.IOException;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -274,9 +273,5 @@ final class McpHandler extends Handler.Abstract.NonBlocking {
       response.setStatus(202);
       response.write(true, java.nio.ByteBuffer.wrap(HttpExchanges.ascii("Accepted")), callback);
     });
-  }
-
-  static IOException closed() {
-    return new IOException("closed");
   }
 }

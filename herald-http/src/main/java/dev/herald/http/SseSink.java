@@ -58,6 +58,8 @@ final class SseSink extends IteratingCallback {
   private @Nullable Listener listener;
   private volatile long lastWriteNanos;
   private final @Nullable String sessionId;
+  /** Whether this sink carries the POST exchange of its stream (set once, before sharing). */
+  volatile boolean fromPost;
   private boolean headersSet;
 
   SseSink(Response response, Callback done, int maxFrames, long maxBytes, @Nullable String sessionId, long nowNanos) {

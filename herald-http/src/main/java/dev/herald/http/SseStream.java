@@ -218,15 +218,24 @@ final class SseStream implements SseSink.Listener {
     return true;
   }
 
-  /** The held POST exchange failed before anything was written. */
-  void heldFailed() {
+  /**
+   * The POST connection failed: before the switch to SSE the client holds no event id, so the
+   * stream is orphaned; after it, the stream is detached and may be resumed.
+   */
+  void connectionFailed(Throwable cause) {
+    SseSink s = null;
     lock.lock();
     try {
       if (!upgraded) {
         held = null;
+      } else if (sink != null && sink.fromPost) {
+        s = sink;
       }
     } finally {
       lock.unlock();
+    }
+    if (s != null) {
+      s.fail(cause);
     }
   }
 
@@ -296,6 +305,7 @@ final class SseStream implements SseSink.Listener {
       return;
     }
     SseSink s = session.newSink(h);
+    s.fromPost = true;
     s.listener(this);
     sink = s;
     s.enqueue(session.priming() ? priming(++seq) : new SseSink.Frame(-1, session.retryField(), null));

@@ -159,17 +159,22 @@ class StreamableHttpTest {
   void aClientThatDisconnectsHasNotCancelledItsCall() throws Exception {
     Client client = fixture.client();
     client.initialize();
-    var pending = client.http.sendAsync(
-        client.request().POST(java.net.http.HttpRequest.BodyPublishers.ofString(Client.q(
-            "{'jsonrpc':'2.0','id':4,'method':'tools/call','params':{'name':'hold','arguments':{}}}"))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    awaitInFlight(1);
-    pending.cancel(true);
-    client.http.close();
+    int port = fixture.http.port();
+    String body = Client.q("{'jsonrpc':'2.0','id':4,'method':'tools/call','params':{'name':'hold','arguments':{}}}");
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+      socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
+          + "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"
+          + "Mcp-Session-Id: " + client.session + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      awaitInFlight(1);
+    } // the connection drops while the call runs
 
     fixture.release.countDown();
     assertThat(fixture.holdFinished.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(fixture.holdCancelled).isFalse();
+    // The answer had nowhere to go; the session carries on.
+    assertThat(describe(Fixture.json(Client.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
   }
 
   @Test
