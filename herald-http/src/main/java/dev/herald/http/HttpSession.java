@@ -1,0 +1,369 @@
+package dev.herald.http;
+
+import dev.herald.server.ServerSession;
+import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.MessageCodec;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.RequestId;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jetty.server.Response;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One Streamable HTTP session: the {@link Transport} its {@link ServerSession} writes to, the
+ * open POST streams by request id, the standing stream, and the streams kept for resumption.
+ *
+ * <p>Design note (spec §4.3, routing matrix §4.11; DESIGN.md "Routing"). {@link #route} is the
+ * one place a message picks its stream: the open stream of the request it relates to (a
+ * response is related to its own id); failing that, the standing stream, which exists from the
+ * first message that needs it, so what arrives before any GET waits in its bounded store and is
+ * flushed when a GET opens. A response never goes on the standing stream. Each message is
+ * encoded once, here. Inbound frames are handed to the engine one at a time ({@link
+ * #inboundLock}), as the transport SPI promises.
+ *
+ * <p>Thread-safe. {@link #streamsLock} guards {@link #streams}; it is never held while taking a
+ * stream's lock.
+ */
+final class HttpSession {
+  private static final System.Logger LOG = System.getLogger("dev.herald.http");
+  /** Ended POST streams kept for resumption, per session. */
+  private static final int KEPT_STREAMS = 32;
+
+  final String id;
+  private final McpHttpServer server;
+  private final ReentrantLock inboundLock = new ReentrantLock();
+  private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
+  private final ReentrantLock streamsLock = new ReentrantLock();
+  private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>();
+  private final AtomicLong nextStream = new AtomicLong();
+  private final HttpSessionTransport transport = new HttpSessionTransport();
+  private volatile @Nullable SseStream standing;
+  private volatile @Nullable ServerSession serverSession;
+  private volatile Transport.@Nullable Receiver receiver;
+  private volatile long lastActivity;
+  private volatile boolean closed;
+  private volatile boolean initFailed;
+  private volatile @Nullable RequestId initializeId;
+
+  HttpSession(McpHttpServer server, String id) {
+    this.server = server;
+    this.id = id;
+    this.lastActivity = server.ticker.nanos();
+  }
+
+  /** Connects a new server session to this HTTP session. */
+  void connect() {
+    this.serverSession = server.mcp.connect(transport);
+    serverSession.engine().closed().whenComplete((c, e) -> terminate());
+  }
+
+  EventStore store() {
+    return server.eventStore;
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  @Nullable ServerSession serverSession() {
+    return serverSession;
+  }
+
+  /** The session id header value, or null when initialization failed (no session was made). */
+  @Nullable String headerValue() {
+    return initFailed ? null : id;
+  }
+
+  /** Whether streams start with a priming event: the negotiated version has SSE polling. */
+  boolean priming() {
+    ServerSession s = serverSession;
+    return s != null && s.protocolVersion().map(ProtocolVersion::ssePolling).orElse(false);
+  }
+
+  byte[] retryField() {
+    return server.retryField;
+  }
+
+  String retryText() {
+    return server.retryText;
+  }
+
+  void touch() {
+    lastActivity = server.ticker.nanos();
+  }
+
+  void slowReaderClosed() {
+    server.slowReaderCloses.increment();
+  }
+
+  SseSink newSink(HttpExchanges.Held held) {
+    return newSink(held.response(), held.callback());
+  }
+
+  SseSink newSink(Response response, org.eclipse.jetty.util.Callback callback) {
+    return new SseSink(response, callback, server.queueFrames, server.queueBytes, id, System.nanoTime());
+  }
+
+  // ---------------------------------------------------------------- inbound
+
+  /**
+   * Accepts a POSTed request: registers its stream, then hands it to the engine.
+   *
+   * @return false if the id is already in use by an open request of this session
+   */
+  boolean acceptRequest(JsonRpcMessage.Request request, HttpExchanges.Held held, boolean initialize) {
+    SseStream stream = new SseStream(this, Long.toString(nextStream.incrementAndGet()), request.id(), held);
+    if (requests.putIfAbsent(request.id(), stream) != null) {
+      return false;
+    }
+    if (initialize) {
+      initializeId = request.id();
+    }
+    held.request().addFailureListener(stream::connectionFailed);
+    held.request().addIdleTimeoutListener(x -> false); // waiting for a slow handler is not idle
+    deliver(new DecodedMessage.Valid(request));
+    if (closed) {
+      stream.terminate(); // the session ended as the request arrived: answer 404, never hang
+      return true;
+    }
+    if (server.pollAfterNanos > 0) {
+      server.scheduler.schedule(() -> { if (priming()) stream.closeConnection(); }, server.pollAfterNanos);
+    }
+    return true;
+  }
+
+  /** Hands a notification or response (or a request whose stream is registered) to the engine. */
+  void deliver(DecodedMessage frame) {
+    touch();
+    Transport.Receiver r = receiver;
+    if (r == null || closed) {
+      return;
+    }
+    inboundLock.lock();
+    try {
+      r.onFrame(frame);
+    } finally {
+      inboundLock.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- outbound
+
+  /** Puts one outbound message on exactly one stream. */
+  void route(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
+    byte[] json = MessageCodec.encode(message);
+    RequestId key = relatedTo;
+    boolean failedInit = false;
+    if (message instanceof JsonRpcMessage.Response r) {
+      key = r.id();
+      if (key != null && key.equals(initializeId) && message instanceof JsonRpcMessage.Error) {
+        initFailed = true; // no session was made: do not hand out its id, and end it
+        failedInit = true;
+      }
+    }
+    if (key != null) {
+      SseStream s = requests.get(key);
+      if (s != null && s.publish(message, json)) {
+        if (failedInit) {
+          Thread.ofVirtual().start(this::close);
+        }
+        return;
+      }
+    }
+    if (message instanceof JsonRpcMessage.Response) {
+      LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
+      return;
+    }
+    standing().publish(message, json);
+  }
+
+  SseStream standing() {
+    SseStream s = standing;
+    if (s != null) {
+      return s;
+    }
+    streamsLock.lock();
+    try {
+      s = standing;
+      if (s == null) {
+        s = new SseStream(this, Long.toString(nextStream.incrementAndGet()));
+        streams.put(s.id, s);
+        standing = s;
+      }
+      return s;
+    } finally {
+      streamsLock.unlock();
+    }
+  }
+
+  /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
+  void registerStream(SseStream s) {
+    streamsLock.lock();
+    try {
+      streams.put(s.id, s);
+    } finally {
+      streamsLock.unlock();
+    }
+  }
+
+  /** A POST stream sent its response (or was orphaned). */
+  void requestEnded(SseStream s, boolean keepForResume) {
+    if (s.request != null) {
+      requests.remove(s.request, s);
+    }
+    List<String> evicted = new ArrayList<>();
+    streamsLock.lock();
+    try {
+      if (!keepForResume) {
+        if (streams.remove(s.id) != null) {
+          evicted.add(s.id);
+        }
+      }
+      int ended = 0;
+      for (SseStream t : streams.values()) {
+        if (t.ended()) {
+          ended++;
+        }
+      }
+      for (Iterator<SseStream> it = streams.values().iterator(); ended > KEPT_STREAMS && it.hasNext(); ) {
+        SseStream t = it.next();
+        if (t.ended() && t != standing) {
+          it.remove();
+          evicted.add(t.id);
+          ended--;
+        }
+      }
+    } finally {
+      streamsLock.unlock();
+    }
+    for (String e : evicted) {
+      store().removeStream(id, e);
+    }
+    touch();
+  }
+
+  /** A stream by id, for {@code Last-Event-ID}. */
+  @Nullable SseStream stream(String streamId) {
+    streamsLock.lock();
+    try {
+      return streams.get(streamId);
+    } finally {
+      streamsLock.unlock();
+    }
+  }
+
+  /** The stream of an open request, if any. */
+  @Nullable SseStream openRequest(RequestId request) {
+    return requests.get(request);
+  }
+
+  /** Closes the connection of one request's stream (SSE polling). */
+  boolean closeStream(RequestId request) {
+    SseStream s = requests.get(request);
+    return s != null && s.closeConnection();
+  }
+
+  /** Idle: no request open, no stream connected, nothing running, for longer than the timeout. */
+  boolean idleSince(long now, long timeoutNanos) {
+    if (!requests.isEmpty() || now - lastActivity < timeoutNanos) {
+      return false;
+    }
+    ServerSession ss = serverSession;
+    if (ss != null && ss.engine().inFlightCount() > 0) {
+      return false;
+    }
+    streamsLock.lock();
+    List<SseStream> all;
+    try {
+      all = new ArrayList<>(streams.values());
+    } finally {
+      streamsLock.unlock();
+    }
+    for (SseStream s : all) {
+      if (s.connected()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Sends a keep-alive comment on connections that wrote nothing for {@code quietNanos}. */
+  void keepAlive(long nowSystemNanos, long quietNanos) {
+    SseStream s = standing;
+    if (s == null) {
+      return;
+    }
+    SseSink sink = s.sink();
+    if (sink != null && nowSystemNanos - sink.lastWriteNanos() >= quietNanos && sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null))) {
+      sink.flush();
+    }
+  }
+
+  /** Ends the session (DELETE, expiry, shutdown): the server session closes, then {@link #terminate}. */
+  void close() {
+    ServerSession ss = serverSession;
+    if (ss != null) {
+      ss.close();
+    } else {
+      terminate();
+    }
+  }
+
+  /** The server session ended: forget the session, finish every connection, drop stored events. */
+  void terminate() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (server.sessions.remove(id, this)) {
+      server.sessionEnded();
+    }
+    List<SseStream> all = new ArrayList<>(requests.values());
+    streamsLock.lock();
+    try {
+      all.addAll(streams.values());
+    } finally {
+      streamsLock.unlock();
+    }
+    for (SseStream s : all) {
+      s.terminate();
+    }
+    store().removeSession(id);
+  }
+
+  /** The transport the server session writes to: it routes and never reads on its own. */
+  final class HttpSessionTransport implements Transport {
+    @Override
+    public void start(Receiver r) {
+      receiver = r;
+    }
+
+    @Override
+    public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+      route(message, relatedTo);
+    }
+
+    /**
+     * Called by the engine as it ends the session. The engine is already shutting down, so
+     * {@link Receiver#onClose} is not called back.
+     */
+    @Override
+    public void close() {
+      terminate();
+    }
+  }
+
+}

@@ -1,0 +1,117 @@
+package dev.herald.http;
+
+import dev.herald.server.ServerSession;
+import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.MessageCodec;
+import dev.herald.wire.RequestId;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A session on the 2024-11-05 HTTP+SSE transport: one GET {@code /sse} stream carries every
+ * server message, the first event ({@code endpoint}) names the URL to POST client messages to,
+ * and each POST is answered 202 at once.
+ *
+ * <p>Design note (spec 2024-11-05 basic/transports; 2025-11-25 §Backwards Compatibility). There
+ * is one stream, so routing is trivial and {@code relatedTo} is ignored; there are no event ids
+ * and no resumption: when the stream ends, or its reader falls behind the queue limit, the
+ * session ends.
+ *
+ * <p>Thread-safe.
+ */
+final class LegacySession implements Transport, SseSink.Listener {
+  private static final byte[] MESSAGE_HEAD = HttpExchanges.ascii("event: message\ndata: ");
+
+  final String id;
+  private final McpHttpServer server;
+  private final SseSink sink;
+  private final ReentrantLock inboundLock = new ReentrantLock();
+  private volatile @Nullable Receiver receiver;
+  private volatile @Nullable ServerSession serverSession;
+  private volatile boolean closed;
+
+  LegacySession(McpHttpServer server, String id, SseSink sink) {
+    this.server = server;
+    this.id = id;
+    this.sink = sink;
+  }
+
+  /** Sends the {@code endpoint} event and connects the server session. */
+  void open(String postPath) {
+    sink.listener(this);
+    sink.enqueue(new SseSink.Frame(-1, HttpExchanges.ascii("event: endpoint\ndata: " + postPath + "?sessionId=" + id + "\n\n"), null));
+    sink.flush();
+    ServerSession ss = server.mcp.connect(this);
+    serverSession = ss;
+    if (closed) {
+      ss.close();
+    }
+  }
+
+  void deliver(DecodedMessage frame) {
+    Receiver r = receiver;
+    if (r == null || closed) {
+      return;
+    }
+    inboundLock.lock();
+    try {
+      r.onFrame(frame);
+    } finally {
+      inboundLock.unlock();
+    }
+  }
+
+  @Override
+  public void start(Receiver r) {
+    receiver = r;
+  }
+
+  @Override
+  public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
+    if (!sink.enqueue(new SseSink.Frame(-1, MESSAGE_HEAD, MessageCodec.encode(message)))) {
+      server.slowReaderCloses.increment();
+      sink.flush();
+      throw new TransportException("SSE stream of session " + id + " closed");
+    }
+    sink.flush();
+  }
+
+  /** The engine ends the session: finish the stream. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    server.legacySessions.remove(id, this);
+    server.sessionEnded();
+    sink.end();
+    sink.flush();
+  }
+
+  /** The stream ended (the client left, or it was too slow): the session ends with it. */
+  @Override
+  public void detached(SseSink s, @Nullable Throwable cause) {
+    ServerSession ss = serverSession;
+    if (ss != null) {
+      ss.close();
+    } else {
+      close();
+    }
+  }
+
+  /** Ends the session from the server side. */
+  void shutdown() {
+    ServerSession ss = serverSession;
+    if (ss != null) {
+      ss.close();
+    }
+    close();
+  }
+}
