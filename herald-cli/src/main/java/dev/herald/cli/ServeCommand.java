@@ -1,19 +1,60 @@
 package dev.herald.cli;
 
 import dev.herald.cli.fixture.DemoFixture;
+import dev.herald.http.McpHttpServer;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code herald serve}: the demo fixture for any MCP host. */
-@Command(name = "serve", description = "Serve the demo fixture (shared/FIXTURE.md) to any MCP host.", mixinStandardHelpOptions = true)
+/**
+ * {@code herald serve}: the demo fixture ({@code shared/FIXTURE.md}) for MCP Inspector, Claude
+ * Desktop or any host, over stdio (the default) or Streamable HTTP with {@code --port}.
+ */
+@Command(name = "serve", description = "Serve the demo fixture to any MCP host, over stdio or Streamable HTTP.", mixinStandardHelpOptions = true)
 final class ServeCommand implements Callable<Integer> {
-  @Option(names = "--stdio", description = "Serve over stdin/stdout (the default until the HTTP transport lands).")
-  boolean stdio = true;
+  static final class Mode {
+    @Option(names = "--stdio", description = "Serve over stdin/stdout (the default).")
+    boolean stdio;
+
+    @Option(names = "--port", paramLabel = "N", description = "Serve Streamable HTTP on this port (0 picks a free one).")
+    Integer port;
+  }
+
+  @ArgGroup(exclusive = true)
+  Mode mode;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind with --port (default ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--path", defaultValue = "/mcp", description = "The MCP endpoint with --port (default ${DEFAULT-VALUE}).")
+  String path;
+
+  @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
+  String[] origins = {};
 
   @Override
   public Integer call() throws Exception {
-    DemoFixture.server().serveStdio();
+    if (mode == null || mode.port == null) {
+      DemoFixture.server().serveStdio();
+      return 0;
+    }
+    McpHttpServer http = McpHttpServer.builder()
+        .server(DemoFixture.server())
+        .host(host)
+        .port(mode.port)
+        .path(path)
+        .allowedOrigins(origins)
+        .build()
+        .start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      http.close();
+      stopped.countDown();
+    }, "herald-serve-shutdown"));
+    System.err.println("herald: serving the demo fixture on " + http.uri() + " (legacy HTTP+SSE on " + http.legacySseUri() + "); Ctrl-C stops");
+    stopped.await();
     return 0;
   }
 }

@@ -47,6 +47,16 @@ public interface RequestContext {
   }
 
   /**
+   * Closes this request's stream on Streamable HTTP without ending the request (SSE polling,
+   * SEP-1699): the client reconnects after the server's {@code retry:} delay with {@code
+   * Last-Event-ID}, and receives everything this request sends from then on, its result included.
+   * Use it for long calls that should not hold a connection. On stdio it does nothing.
+   *
+   * @return whether a stream was closed
+   */
+  boolean pollStream();
+
+  /**
    * Asks the client's model for a message ({@code sampling/createMessage}) and waits for it. The
    * request travels with this request and is cancelled with it.
    *

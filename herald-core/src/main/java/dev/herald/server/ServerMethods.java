@@ -156,6 +156,11 @@ final class ServerMethods {
     }
 
     @Override
+    public boolean pollStream() {
+      return call.pollStream();
+    }
+
+    @Override
     public RequestId requestId() {
       return call.id();
     }

@@ -96,6 +96,15 @@ public final class InboundCall {
     return progressToken;
   }
 
+  /**
+   * Closes this request's stream on transports that have one (Streamable HTTP), without ending the
+   * request: the client reconnects with {@code Last-Event-ID} and receives what follows, the
+   * response included. Returns false on transports without per-request streams (stdio).
+   */
+  public boolean pollStream() {
+    return running() && engine.pollStream(id());
+  }
+
   JsonRpcMessage.Request request() {
     return request;
   }

@@ -244,6 +244,11 @@ public final class SessionEngine {
     transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
   }
 
+  /** Asks the transport to close one inbound request's stream for polling (see {@link Transport#pollStream}). */
+  boolean pollStream(RequestId request) {
+    return transport.pollStream(request);
+  }
+
   boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
     if (!call.finish(how, null, failure, progress)) {
       return false;

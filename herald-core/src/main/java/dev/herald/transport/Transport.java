@@ -30,6 +30,18 @@ public interface Transport extends AutoCloseable {
    */
   void send(JsonRpcMessage message, @Nullable RequestId relatedTo);
 
+  /**
+   * Closes the stream that carries one inbound request's messages without ending the request,
+   * so the client resumes it later (SSE polling, SEP-1699): what the request still sends is kept
+   * and delivered when the client reconnects. Transports without such streams (stdio) return
+   * {@code false} and change nothing.
+   *
+   * @return whether a stream was closed
+   */
+  default boolean pollStream(RequestId request) {
+    return false;
+  }
+
   /** Closes the connection. Idempotent. */
   @Override
   void close();

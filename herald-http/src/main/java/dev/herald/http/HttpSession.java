@@ -356,6 +356,11 @@ final class HttpSession {
       route(message, relatedTo);
     }
 
+    @Override
+    public boolean pollStream(RequestId request) {
+      return priming() && closeStream(request);
+    }
+
     /**
      * Called by the engine as it ends the session. The engine is already shutting down, so
      * {@link Receiver#onClose} is not called back.

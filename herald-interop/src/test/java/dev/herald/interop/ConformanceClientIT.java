@@ -20,7 +20,7 @@ class ConformanceClientIT {
   void scenarioPassesWithNoWarnings(String scenario) throws Exception {
     String command = String.join(" ", HeraldProcess.command("conformance-client"));
     ConformanceSuite.Totals t = ConformanceSuite.run("client-" + scenario,
-        List.of("client", "--command", command, "--scenario", scenario, "-o", ConformanceSuite.results().resolve("client").toString()),
+        List.of("client", "--command", command, "--scenario", scenario),
         Map.of());
     assertThat(t.failed()).as(t.output()).isZero();
     assertThat(t.warnings()).as(t.output()).isZero();

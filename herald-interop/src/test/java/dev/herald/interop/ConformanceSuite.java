@@ -41,7 +41,66 @@ final class ConformanceSuite {
     return out;
   }
 
+  /**
+   * Runs the CLI with {@code -o} set to a fresh folder, and counts the checks it wrote there
+   * ({@code checks.json} per scenario: SUCCESS, FAILURE, WARNING, INFO); the printed totals are
+   * the fallback when no file was written.
+   */
   static Totals run(String name, List<String> args, Map<String, String> env) throws Exception {
+    Path out = results().resolve(name);
+    deleteTree(out);
+    List<String> all = new ArrayList<>(args);
+    all.add("-o");
+    all.add(out.toString());
+    Totals printed = runCli(name, all, env);
+    int[] counts = countChecks(out);
+    if (counts[0] + counts[1] + counts[2] == 0) {
+      return printed;
+    }
+    Totals totals = new Totals(name, counts[0], counts[1], counts[2], printed.exitCode(), printed.output());
+    record(totals);
+    return totals;
+  }
+
+  /** SUCCESS, FAILURE and WARNING counts over every checks.json under {@code dir}. */
+  static int[] countChecks(Path dir) throws IOException {
+    int[] counts = new int[3];
+    if (!Files.isDirectory(dir)) {
+      return counts;
+    }
+    try (var files = Files.walk(dir)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().equals("checks.json")).toList()) {
+        for (var check : dev.herald.wire.McpJson.mapper().readTree(f.toFile())) {
+          switch (check.path("status").asString()) {
+            case "SUCCESS" -> counts[0]++;
+            case "FAILURE" -> counts[1]++;
+            case "WARNING" -> counts[2]++;
+            default -> { }
+          }
+        }
+      }
+    }
+    return counts;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+
+  private static void record(Totals totals) throws IOException {
+    Files.writeString(results().resolve("summary.txt"), totals.line() + System.lineSeparator(),
+        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    System.out.println("[conformance] " + totals.line());
+  }
+
+  private static Totals runCli(String name, List<String> args, Map<String, String> env) throws Exception {
     Path dir = dir();
     List<String> cmd = new ArrayList<>();
     cmd.add(dir.resolve("node_modules/.bin/node").toString());
@@ -57,13 +116,8 @@ final class ConformanceSuite {
       throw new IllegalStateException(name + ": the conformance suite did not finish in 5 minutes");
     }
     String text = new String(out, StandardCharsets.UTF_8).replaceAll("\u001B\\[[0-9;]*m", "");
-    Totals totals = parse(name, text, p.exitValue());
-    Path results = results();
-    Files.writeString(results.resolve(name + ".log"), text);
-    Files.writeString(results.resolve("summary.txt"), totals.line() + System.lineSeparator(),
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    System.out.println("[conformance] " + totals.line());
-    return totals;
+    Files.writeString(results().resolve(name + ".log"), text);
+    return parse(name, text, p.exitValue());
   }
 
   private static final Pattern CLIENT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed, (\\d+) warnings");
