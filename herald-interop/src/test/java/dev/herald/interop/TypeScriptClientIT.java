@@ -2,6 +2,8 @@ package dev.herald.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.cli.fixture.DemoFixture;
+import dev.herald.http.McpHttpServer;
 import dev.herald.wire.McpJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -33,7 +35,18 @@ class TypeScriptClientIT {
   void typeScriptClientDrivesHeraldServerOverStdio() throws Exception {
     List<String> target = new ArrayList<>(List.of("--"));
     target.addAll(HeraldProcess.command("serve", "--stdio"));
-    JsonNode seen = runClient(target);
+    assertEverythingArrived(runClient(target));
+  }
+
+  @Test
+  void typeScriptClientDrivesHeraldServerOverStreamableHttp() throws Exception {
+    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      assertEverythingArrived(runClient(List.of(http.uri().toString())));
+      assertThat(http.slowReaderCloseCount()).isZero();
+    }
+  }
+
+  private static void assertEverythingArrived(JsonNode seen) {
 
     assertThat(seen.get("errors")).as("errors the TS client hit").isEmpty();
     assertThat(seen.get("server").get("name").stringValue()).isEqualTo("herald-demo");

@@ -11,6 +11,7 @@ import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressUpdate;
+import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
 import dev.herald.wire.CreateMessageResult;
@@ -79,6 +80,37 @@ class TypeScriptServerIT {
       }
       assertThat(client.session().stats().progressLate()).as("the update after the response").isEqualTo(1);
       assertThat(updates).hasSize(3); // the late update never reached the bar
+    }
+  }
+
+  @Test
+  void overStreamableHttpProgressLogsListChangesAndSubscriptionsArriveOnTheirStreams() throws Exception {
+    try (TsPeer.HttpServer ts = TsPeer.httpServer();
+        McpClient client = McpClient.builder().connect(new StreamableHttpClientTransport(ts.uri()))) {
+      assertThat(client.serverInfo().name()).isEqualTo("ts-peer");
+      List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
+      CallToolResult r = client.callTool("slow", args("steps", 5, "delayMs", 20),
+          CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
+      assertThat(r.firstText()).isEqualTo("completed 5 steps");
+      assertThat(updates).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+
+      List<ProgressUpdate> hostile = new CopyOnWriteArrayList<>();
+      ToolCallHandle h = client.callToolAsync("hostile_progress", args(),
+          CallOptions.builder().progress(hostile::add).renderInterval(Duration.ZERO).build());
+      assertThat(h.await().firstText()).isEqualTo("finished for real");
+      assertThat(hostile).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 10.0);
+
+      CountDownLatch changed = new CountDownLatch(1);
+      client.onListChanged(McpClient.Area.TOOLS, changed::countDown);
+      int before = client.tools().size();
+      client.callTool("touch", args());
+      assertThat(changed.await(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(client.tools()).hasSize(before + 1);
+
+      CountDownLatch updated = new CountDownLatch(1);
+      client.subscribe("demo://counter", u -> updated.countDown());
+      client.callTool("update_resource", args());
+      assertThat(updated.await(5, TimeUnit.SECONDS)).isTrue();
     }
   }
 
