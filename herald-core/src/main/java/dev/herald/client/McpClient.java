@@ -85,7 +85,12 @@ import tools.jackson.databind.node.ObjectNode;
  * reader.
  */
 public final class McpClient implements AutoCloseable {
-  private final SessionEngine engine;
+  private volatile SessionEngine engine;
+  private final Builder builder;
+  private final java.util.function.@Nullable Supplier<Transport> transports;
+  private final CopyOnWriteArrayList<Consumer<SessionRestart>> restartListeners;
+  private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile @Nullable LoggingLevel requestedLevel;
   private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
   private volatile ProtocolVersion version;
   private final Listeners listeners;
@@ -102,21 +107,10 @@ public final class McpClient implements AutoCloseable {
     this.roots = new AtomicReference<>(List.copyOf(b.roots == null ? List.of() : b.roots));
     this.capabilities = b.effectiveCapabilities();
     this.version = b.version;
-    ClientMethods methods = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
-    this.engine =
-        SessionEngine.builder()
-            .name("client")
-            .transport(transport)
-            .requests(methods::handle)
-            .onNotification(McpMethods.MESSAGE, this::onLog)
-            .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
-            .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
-            .onNotification(McpMethods.RESOURCES_LIST_CHANGED, p -> listChanged(Area.RESOURCES))
-            .onNotification(McpMethods.RESOURCES_UPDATED, this::onResourceUpdated)
-            .ticker(b.ticker)
-            .scheduler(b.scheduler)
-            .defaultCallOptions(b.defaults)
-            .build();
+    this.builder = b;
+    this.transports = b.transports;
+    this.restartListeners = new CopyOnWriteArrayList<>(b.restartListeners);
+    this.engine = newEngine(transport);
     this.tools = new CatalogCache<>(() -> listAll(McpMethods.TOOLS_LIST, ListToolsResult.class, ListToolsResult::tools, ListToolsResult::nextCursor));
     this.prompts = new CatalogCache<>(() -> listAll(McpMethods.PROMPTS_LIST, ListPromptsResult.class, ListPromptsResult::prompts, ListPromptsResult::nextCursor));
     this.resources = new CatalogCache<>(() -> listAll(McpMethods.RESOURCES_LIST, ListResourcesResult.class, ListResourcesResult::resources, ListResourcesResult::nextCursor));
@@ -127,6 +121,32 @@ public final class McpClient implements AutoCloseable {
   public static Builder builder() {
     return new Builder();
   }
+
+  private SessionEngine newEngine(Transport transport) {
+    Builder b = builder;
+    ClientMethods methods = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
+    return SessionEngine.builder()
+        .name("client")
+        .transport(transport)
+        .requests(methods::handle)
+        .onNotification(McpMethods.MESSAGE, this::onLog)
+        .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
+        .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
+        .onNotification(McpMethods.RESOURCES_LIST_CHANGED, p -> listChanged(Area.RESOURCES))
+        .onNotification(McpMethods.RESOURCES_UPDATED, this::onResourceUpdated)
+        .ticker(b.ticker)
+        .scheduler(b.scheduler)
+        .defaultCallOptions(b.defaults)
+        .build();
+  }
+
+  /**
+   * What the host is told when the server lost the session (HTTP 404) and the client started a
+   * new one: the cause, and whether the new session is up. Calls that were in flight on the lost
+   * session failed with {@link dev.herald.transport.http.SessionExpiredException}; subscriptions
+   * and the log level were restored on the new session, and the catalog caches were marked stale.
+   */
+  public record SessionRestart(Throwable cause, boolean restored, @Nullable Throwable failure) {}
 
   /** The catalog areas a server can announce changes of. */
   public enum Area {
@@ -318,6 +338,7 @@ public final class McpClient implements AutoCloseable {
 
   /** Asks the server to send logs at {@code level} and above. */
   public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
+    requestedLevel = level;
     call(McpMethods.LOGGING_SET_LEVEL, new SetLevelParams(level.wire(), null), JsonNode.class);
   }
 
@@ -354,6 +375,7 @@ public final class McpClient implements AutoCloseable {
   /** Ends the session and closes the transport (for a subprocess: stdin, SIGTERM, SIGKILL). */
   @Override
   public void close() {
+    closing.set(true);
     engine.close();
     listeners.shutdown();
   }
@@ -402,7 +424,8 @@ public final class McpClient implements AutoCloseable {
     return type == JsonNode.class ? type.cast(node) : McpJson.resultFromTree(node, type);
   }
 
-  private void handshake(Builder b) throws InterruptedException {
+  private void handshake(SessionEngine engine) throws InterruptedException {
+    Builder b = builder;
     engine.start();
     InitializeResult result;
     try {
@@ -428,6 +451,45 @@ public final class McpClient implements AutoCloseable {
     version = agreed;
     engine.version(agreed);
     engine.notify(McpMethods.INITIALIZED, null, null);
+    if (transports != null) {
+      engine.closed().whenComplete((cause, err) -> {
+        if (cause instanceof dev.herald.transport.http.SessionExpiredException && !closing.get()) {
+          Thread.ofVirtual().name("herald-client-restart").start(() -> restart(cause));
+        }
+      });
+    }
+  }
+
+  /**
+   * The server lost our session: start a new one on a fresh transport, restore what the host set
+   * up (subscriptions, log level), mark caches stale, and tell the host.
+   */
+  private void restart(Throwable cause) {
+    SessionRestart event;
+    try {
+      SessionEngine next = newEngine(java.util.Objects.requireNonNull(transports).get());
+      handshake(next);
+      engine = next;
+      tools.invalidate();
+      prompts.invalidate();
+      resources.invalidate();
+      templates.invalidate();
+      LoggingLevel level = requestedLevel;
+      if (level != null) {
+        call(McpMethods.LOGGING_SET_LEVEL, new SetLevelParams(level.wire(), null), JsonNode.class);
+      }
+      for (String uri : subscriptions.keySet()) {
+        call(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.of(uri), JsonNode.class);
+      }
+      event = new SessionRestart(cause, true, null);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      event = new SessionRestart(cause, false, e);
+    } catch (RuntimeException e) {
+      event = new SessionRestart(cause, false, e);
+    }
+    SessionRestart told = event;
+    listeners.run(() -> restartListeners.forEach(l -> l.accept(told)));
   }
 
   static <T> T await(CompletableFuture<T> future) throws InterruptedException {
@@ -494,6 +556,8 @@ public final class McpClient implements AutoCloseable {
     private @Nullable SamplingHandler sampling;
     private @Nullable ElicitationHandler elicitation;
     private @Nullable List<Root> roots;
+    private java.util.function.@Nullable Supplier<Transport> transports;
+    private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
 
     private Builder() {}
 
@@ -607,8 +671,26 @@ public final class McpClient implements AutoCloseable {
      */
     public McpClient connect(Transport transport) throws InterruptedException {
       McpClient client = new McpClient(this, Objects.requireNonNull(transport, "transport"));
-      client.handshake(this);
+      client.handshake(client.engine);
       return client;
+    }
+
+    /**
+     * Connects with a source of transports, so the client can start a new session by itself when
+     * the server loses this one (Streamable HTTP answers 404): calls in flight fail with {@link
+     * dev.herald.transport.http.SessionExpiredException}, then a fresh transport is made, the
+     * handshake is redone, subscriptions and the log level are restored, and {@link
+     * #onSessionRestart} listeners are told.
+     */
+    public McpClient connect(java.util.function.Supplier<Transport> transports) throws InterruptedException {
+      this.transports = Objects.requireNonNull(transports, "transports");
+      return connect(transports.get());
+    }
+
+    /** Told each time the client replaced a session the server lost (see {@link #connect(java.util.function.Supplier)}). */
+    public Builder onSessionRestart(Consumer<SessionRestart> listener) {
+      restartListeners.add(Objects.requireNonNull(listener));
+      return this;
     }
   }
 }

@@ -539,7 +539,8 @@ public final class SessionEngine {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    TransportException failure = new TransportException("connection closed", cause);
+    // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
+    TransportException failure = cause instanceof TransportException te ? te : new TransportException("connection closed", cause);
     for (PendingCall call : pending.values()) {
       pending.remove(call.id(), call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
