@@ -180,7 +180,10 @@ public final class McpHttpServer implements AutoCloseable {
       threads.setName("herald-http");
       threads.setDaemon(true);
       Server s = new Server(threads);
-      ServerConnector c = new ServerConnector(s, 1, 1);
+      org.eclipse.jetty.server.HttpConfiguration config = new org.eclipse.jetty.server.HttpConfiguration();
+      config.setSendServerVersion(false); // no internals in responses
+      config.setSendXPoweredBy(false);
+      ServerConnector c = new ServerConnector(s, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(config));
       c.setHost(host);
       c.setPort(requestedPort);
       s.addConnector(c);
