@@ -1,119 +1,177 @@
 package dev.herald.cli;
 
+import dev.herald.cli.fixture.DemoFixture;
+import dev.herald.cli.fixture.Version;
 import dev.herald.client.McpClient;
+import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.http.McpHttpServer;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
-import dev.herald.transport.stdio.SubprocessTransport;
+import dev.herald.session.ProgressRecord;
+import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
-import dev.herald.wire.Tool;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code herald demo}: a scripted exchange between a Herald client and a Herald server started as
- * a real subprocess over stdio, showing progress, log lines and a cancellation on the wire.
+ * {@code herald demo}: starts the demo server in-process over Streamable HTTP on 127.0.0.1 and
+ * walks through the notification channel live: two calls with their own progress bars, a
+ * cancellation, a list change and the lazy refetch it causes, a resource subscription and its
+ * updates, log messages at two levels, and a stream the server drops mid-call that the client
+ * resumes with {@code Last-Event-ID}. It ends with a summary of what was sent and received.
  */
-@Command(name = "demo", description = "Walk through Herald's notification channel live: progress, logs, cancellation.", mixinStandardHelpOptions = true)
+@Command(name = "demo", description = "Walk through Herald's notification channel live, over Streamable HTTP.", mixinStandardHelpOptions = true)
 final class DemoCommand implements Callable<Integer> {
   @Option(names = "--plain", description = "Plain lines, no animation (the default when not on a terminal).")
   boolean plain;
 
+  @Option(names = "--speed", defaultValue = "1.0", description = "Speed factor for the demo's tools (default ${DEFAULT-VALUE}; 4 runs four times faster).")
+  double speed;
+
+  private int ms(int base) {
+    return Math.max(1, (int) Math.round(base / Math.max(0.1, speed)));
+  }
+
   @Override
   public Integer call() throws Exception {
     PrintStream out = System.out;
-    boolean terminal = !plain && Terminal.interactive();
-    out.println("Herald demo: a Herald client and a Herald server talking MCP over stdio.");
-    out.println("Starting the server as a subprocess: herald serve --stdio");
+    DemoBoard board = new DemoBoard(out, !plain && Terminal.interactive());
     AtomicInteger logs = new AtomicInteger();
-    int calls = 0;
-    SubprocessTransport transport = SubprocessTransport.builder(SelfCommand.of("serve", "--stdio")).build();
+    AtomicInteger listChanges = new AtomicInteger();
+    AtomicInteger resourceUpdates = new AtomicInteger();
+    AtomicInteger calls = new AtomicInteger();
     long started = System.nanoTime();
-    try (McpClient client = McpClient.builder()
-        .info("herald-demo-client", dev.herald.cli.fixture.Version.VERSION)
-        .onLog(m -> {
-          logs.incrementAndGet();
-          out.println("  log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text(m.data()));
-        })
-        .connect(transport)) {
-      out.printf("Connected to %s %s, protocol %s%n", client.serverInfo().name(), client.serverInfo().version(), client.protocolVersion().wire());
-      List<Tool> tools = client.listTools();
-      out.println("Tools: " + String.join(", ", tools.stream().map(Tool::name).toList()));
 
-      out.println();
-      out.println("1. A long tool with a progress bar: slow, 20 steps of 100 ms");
-      ProgressBar bar = new ProgressBar(out, terminal, "   slow");
-      ToolCallHandle first = client.callToolAsync("slow", args("steps", 20, "delayMs", 100),
-          CallOptions.builder().progress(bar::show).renderInterval(Duration.ofMillis(terminal ? 100 : 400))
-              .idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(1)).build());
-      CallToolResult r1 = first.await();
-      calls++;
-      bar.finish("-> " + r1.firstText());
-      printRecord(out, first);
+    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      board.println("Herald demo " + Version.VERSION + ": the demo server runs in this process on " + http.uri());
+      CountDownLatch changed = new CountDownLatch(1);
+      try (McpClient client = McpClient.builder()
+          .info("herald-demo-client", Version.VERSION)
+          .onLog(m -> {
+            logs.incrementAndGet();
+            board.println("  log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ")
+                + (m.data().isString() ? m.data().stringValue() : m.data().toString()));
+          })
+          .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+        client.onListChanged(McpClient.Area.TOOLS, () -> {
+          listChanges.incrementAndGet();
+          board.println("  notifications/tools/list_changed arrived on the standing GET stream: the tools cache is stale");
+          changed.countDown();
+        });
+        board.println(String.format(Locale.ROOT, "Connected over Streamable HTTP: %s %s, protocol %s, %d tools",
+            client.serverInfo().name(), client.serverInfo().version(), client.protocolVersion().wire(), client.tools().size()));
 
-      out.println();
-      out.println("2. Log messages: the session's level is info, so debug is filtered by the server");
-      client.callTool("emit_logs", args("count", 2, "level", "info"));
-      client.callTool("emit_logs", args("count", 2, "level", "debug"));
-      calls += 2;
-      client.setLoggingLevel(LoggingLevel.DEBUG);
-      out.println("   (level set to debug)");
-      client.callTool("emit_logs", args("count", 1, "level", "debug"));
-      calls++;
-      Thread.sleep(100); // let the log listener print before the next section
+        board.println("");
+        board.println("1. Two long calls side by side, each with its own progress bar (its own 128-bit token)");
+        DemoBoard.Row rowA = board.row("slow A");
+        DemoBoard.Row rowB = board.row("slow B");
+        ToolCallHandle a = client.callToolAsync("slow", args("steps", 24, "delayMs", ms(100)),
+            CallOptions.builder().progress(rowA::show).idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(2)).build());
+        ToolCallHandle b = client.callToolAsync("slow", args("steps", 12, "delayMs", ms(170)),
+            CallOptions.builder().progress(rowB::show).idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(2)).build());
+        rowB.finish("-> " + b.await().firstText());
+        rowA.finish("-> " + a.await().firstText());
+        calls.addAndGet(2);
+        board.settle();
+        board.println("   " + record("A", a) + "; " + record("B", b));
 
-      out.println();
-      out.println("3. A cancellation: slow, 50 steps of 100 ms, cancelled after 1 s");
-      ProgressBar bar2 = new ProgressBar(out, terminal, "   slow");
-      calls++;
-      ToolCallHandle second = client.callToolAsync("slow", args("steps", 50, "delayMs", 100),
-          CallOptions.builder().progress(bar2::show).renderInterval(Duration.ofMillis(terminal ? 100 : 400)).build());
-      Thread.sleep(1000);
-      second.cancel("demo: user pressed cancel");
-      try {
-        second.await();
-        bar2.finish("finished before the cancellation arrived");
-      } catch (CancelledException e) {
-        bar2.finish("-> cancelled on the wire (notifications/cancelled sent; the server stopped and sent no response)");
+        board.println("");
+        board.println("2. A cancellation: slow, 60 steps, cancelled after 1 s");
+        DemoBoard.Row rowC = board.row("slow C");
+        ToolCallHandle c = client.callToolAsync("slow", args("steps", 60, "delayMs", ms(100)),
+            CallOptions.builder().progress(rowC::show).build());
+        Thread.sleep(ms(1000));
+        c.cancel("demo: the user pressed cancel");
+        try {
+          c.await();
+          rowC.finish("finished before the cancellation arrived");
+        } catch (CancelledException e) {
+          rowC.finish("-> cancelled: notifications/cancelled sent, the server stopped and sent no response");
+        }
+        calls.incrementAndGet();
+        board.settle();
+        board.println("   " + record("C", c));
+
+        board.println("");
+        board.println("3. A list change and the lazy refetch it causes");
+        long before = client.fetchCount(McpClient.Area.TOOLS);
+        client.callTool("touch", args("area", "tools"));
+        calls.incrementAndGet();
+        changed.await(5, TimeUnit.SECONDS);
+        int now = client.tools().size();
+        board.println(String.format(Locale.ROOT, "   next use refetched tools/list once: %d tools (fetches %d -> %d)",
+            now, before, client.fetchCount(McpClient.Area.TOOLS)));
+
+        board.println("");
+        board.println("4. A resource subscription: demo://counter");
+        CountDownLatch two = new CountDownLatch(2);
+        try (ResourceSubscription sub = client.subscribe("demo://counter", u -> {
+          resourceUpdates.incrementAndGet();
+          board.println("  notifications/resources/updated " + u.uri());
+          two.countDown();
+        })) {
+          client.callTool("update_resource", args());
+          client.callTool("update_resource", args());
+          calls.addAndGet(2);
+          two.await(5, TimeUnit.SECONDS);
+          String value = ((dev.herald.wire.ResourceContents.Text) client.readResource("demo://counter").contents().get(0)).text();
+          board.println("   read demo://counter after the updates: " + value);
+        }
+
+        board.println("");
+        board.println("5. Log messages at two levels: the session's level is info");
+        client.callTool("emit_logs", args("count", 1, "level", "info"));
+        client.callTool("emit_logs", args("count", 1, "level", "warning"));
+        client.setLoggingLevel(LoggingLevel.WARNING);
+        board.println("   level set to warning: the info message below is filtered by the server");
+        client.callTool("emit_logs", args("count", 1, "level", "info"));
+        client.callTool("emit_logs", args("count", 1, "level", "warning"));
+        calls.addAndGet(4);
+        client.ping();
+        Thread.sleep(50);
+
+        board.println("");
+        board.println("6. A dropped stream, resumed: the server closes the call's SSE stream mid-call");
+        long t0 = System.nanoTime();
+        CallToolResult resumed = client.callTool("test_reconnection", args());
+        calls.incrementAndGet();
+        board.println(String.format(Locale.ROOT, "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
+            (System.nanoTime() - t0) / 1e9, resumed.firstText()));
+
+        var stats = client.session().stats();
+        board.println("");
+        board.println(String.format(Locale.ROOT,
+            "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
+            calls.get(), logs.get(), listChanges.get(), resourceUpdates.get(), stats.progressLate(), stats.progressUnknown(),
+            (System.nanoTime() - started) / 1e9));
       }
-      printRecord(out, second);
-      client.ping();
-
-      out.println();
-      var stats = client.session().stats();
-      out.printf("Summary: %d tool calls, %d log messages received, %d late responses, %d late progress updates, %.1f s%n",
-          calls, logs.get(), stats.lateResponses(), stats.progressLate(), (System.nanoTime() - started) / 1e9);
+      board.println("Session closed (DELETE sent); server stopped. Done.");
     }
-    out.println("Server stopped (stdin closed). Done.");
     return 0;
   }
 
-  private static void printRecord(PrintStream out, ToolCallHandle h) {
-    h.progressRecord().ifPresent(rec -> out.printf(
-        "   progress record: %d accepted, %d refused, %d rendered, last %s, total %s, ended by %s%n",
-        rec.accepted(), rec.rejectedTotal(), rec.rendered(),
-        rec.lastProgress() == null ? "-" : String.valueOf(rec.lastProgress().longValue()),
-        rec.totalKnown() ? "known" : "unknown",
-        rec.terminal() == null ? "-" : rec.terminal().name().toLowerCase(java.util.Locale.ROOT)));
+  private static String record(String name, ToolCallHandle h) {
+    ProgressRecord r = h.progressRecord().orElseThrow();
+    return String.format(Locale.ROOT, "%s: %d accepted, %d refused, %d rendered, ended by %s", name, r.accepted(), r.rejectedTotal(),
+        r.rendered(), r.terminal() == null ? "-" : r.terminal().name().toLowerCase(Locale.ROOT));
   }
 
-  private static String text(tools.jackson.databind.JsonNode data) {
-    return data.isString() ? data.stringValue() : data.toString();
-  }
-
-  static tools.jackson.databind.node.ObjectNode args(Object... kv) {
-    var o = McpJson.object();
+  static ObjectNode args(Object... kv) {
+    ObjectNode o = McpJson.object();
     for (int i = 0; i < kv.length; i += 2) {
       o.set((String) kv[i], McpJson.toTree(kv[i + 1]));
     }
     return o;
   }
-
 }
