@@ -43,7 +43,7 @@ class CallCommandIT {
     JsonNode json = McpJson.mapper().readTree(run.out());
     assertThat(json.get("result").get("content").get(0).get("text").stringValue()).isEqualTo("completed 3 steps");
     JsonNode progress = json.get("progress");
-    assertThat(progress.get("accepted").longValue()).isEqualTo(3);
+    assertThat(progress.get("accepted").longValue()).isBetween(1L, 3L); // the sender coalesces within 50 ms
     assertThat(progress.get("rejected").longValue()).isZero();
     assertThat(progress.get("rendered").longValue()).isPositive();
     assertThat(progress.get("lastProgress").doubleValue()).isEqualTo(3.0);
