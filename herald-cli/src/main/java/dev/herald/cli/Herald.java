@@ -10,7 +10,9 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "herald " + Version.VERSION,
     description = "Herald: a Model Context Protocol runtime for Java.",
-    subcommands = {DemoCommand.class, ServeCommand.class, ConformanceClientCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      DemoCommand.class, ServeCommand.class, CallCommand.class, WatchCommand.class, ListCommand.class,
+      ConformanceClientCommand.class, CommandLine.HelpCommand.class})
 public final class Herald implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -29,7 +31,13 @@ public final class Herald implements Runnable {
     return new CommandLine(new Herald())
         .setExecutionExceptionHandler((ex, cmd, parsed) -> {
           cmd.getErr().println("herald: " + Errors.describe(ex));
-          return 1;
+          return Errors.exitCode(ex);
+        })
+        .setParameterExceptionHandler((ex, badArgs) -> {
+          // one line, then where to read more: a usage error, exit 2
+          CommandLine cmd = ex.getCommandLine();
+          cmd.getErr().println("herald: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+          return Errors.USAGE;
         })
         .execute(args);
   }

@@ -1,0 +1,231 @@
+package dev.herald.cli;
+
+import dev.herald.client.McpClient;
+import dev.herald.client.ToolCallHandle;
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.TimeoutException;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.ContentBlock;
+import dev.herald.wire.LoggingMessageParams;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.Tool;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code herald call}: calls one tool with a live progress bar, the server's log lines, then the
+ * result (issue 7). On a terminal everything goes to stdout, the bar redrawn in place; otherwise
+ * progress and logs are plain lines on stderr and stdout holds only the result.
+ */
+@Command(
+    name = "call",
+    description = {
+      "Call a tool, showing its progress and logs live, then its result.",
+      "  herald call <tool> [key=value...] -- <server command...>",
+      "  herald call <http(s)://url> <tool> [key=value...]"},
+    mixinStandardHelpOptions = true)
+final class CallCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(paramLabel = "ARG", description = "[url] tool [key=value...] [-- command...]; values are JSON when valid JSON, else strings")
+  List<String> positionals = new ArrayList<>();
+
+  @Option(names = "--json", paramLabel = "OBJECT", description = "Arguments as a JSON object; key=value pairs are set over it.")
+  @Nullable String json;
+
+  @Option(names = "--unit", description = "What the progress counts, shown with the numbers (e.g. files).")
+  @Nullable String unit;
+
+  @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = Durations.class,
+      description = "Give up when neither progress nor the result came for this long (500ms, 30s, 5m).")
+  @Nullable Duration idleTimeout;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class,
+      description = "Give up after this long in all; progress never extends it.")
+  @Nullable Duration timeout;
+
+  @Option(names = "--output", paramLabel = "FORMAT", description = "text (default) or json: the result and the call's progress record.")
+  String output = "text";
+
+  @Option(names = "--plain", description = "Plain lines, no animation (the default when not on a terminal).")
+  boolean plain;
+
+  @Option(names = {"-v", "--verbose"}, description = "Pass the server's stderr through to ours.")
+  boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    ServerTarget.Split split = ServerTarget.split(spec, positionals);
+    if (split.rest().isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "name the tool to call");
+    }
+    boolean jsonOutput = switch (output.toLowerCase(Locale.ROOT)) {
+      case "json" -> true;
+      case "text" -> false;
+      default -> throw new CommandLine.ParameterException(spec.commandLine(), "--output must be text or json, not " + output);
+    };
+    String toolName = split.rest().get(0);
+    Map<String, String> pairs;
+    ObjectNode base;
+    try {
+      pairs = ToolArguments.parse(split.rest().subList(1, split.rest().size()));
+      base = ToolArguments.parseJson(json);
+    } catch (ToolArguments.BadArgument e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+
+    boolean terminal = !plain && !jsonOutput && Terminal.interactive();
+    PrintStream ui = terminal ? System.out : System.err;
+    PrintStream err = System.err;
+    ProgressBar bar = new ProgressBar(ui, terminal, toolName, unit, System::nanoTime, ProgressBar.columns(), terminal);
+    ServerTarget target = split.target();
+    AtomicReference<@Nullable McpClient> client = new AtomicReference<>();
+    AtomicReference<@Nullable ToolCallHandle> handle = new AtomicReference<>();
+    try (CtrlC ctrlC = CtrlC.onInterrupt(() -> {
+      ToolCallHandle h = handle.get();
+      if (h != null) {
+        h.cancel("cancelled by the user (Ctrl-C)");
+      }
+      McpClient c = client.get();
+      if (c != null) {
+        c.close(); // a subprocess server: stdin closed, then SIGTERM, then SIGKILL
+      }
+      bar.finish("");
+      err.println("cancelled");
+      err.flush();
+    })) {
+      try {
+        client.set(target.connect(McpClient.builder().onLog(m -> bar.log(logLine(m))), verbose, err));
+      } catch (RuntimeException e) {
+        bar.finish("");
+        if (ctrlC.fired()) {
+          return Errors.INTERRUPTED;
+        }
+        err.println("herald: cannot connect to " + target.describe() + ": " + Errors.describe(e) + target.exitNote());
+        return Errors.FAILED;
+      }
+      McpClient c = client.get();
+      ObjectNode arguments;
+      try {
+        Tool tool = c.tools().stream().filter(t -> t.name().equals(toolName)).findFirst().orElse(null);
+        arguments = ToolArguments.build(pairs, base, tool == null ? null : tool.inputSchema());
+      } catch (ToolArguments.BadArgument e) {
+        bar.finish("");
+        c.close();
+        err.println("herald: " + e.getMessage());
+        return Errors.USAGE;
+      }
+      CallOptions.Builder options = CallOptions.builder().progress(bar::show).renderInterval(Duration.ofMillis(terminal ? 100 : 500));
+      if (idleTimeout != null) {
+        options.idleTimeout(idleTimeout);
+      }
+      if (timeout != null) {
+        options.timeout(timeout);
+      }
+      bar.begin();
+      ToolCallHandle h = c.callToolAsync(toolName, arguments, options.build());
+      handle.set(h);
+      CallToolResult result;
+      try {
+        result = h.await();
+      } catch (CancelledException | McpException | TransportException e) {
+        bar.finish("");
+        if (ctrlC.fired()) {
+          return Errors.INTERRUPTED;
+        }
+        err.println("herald: " + failure(e, target));
+        c.close();
+        return Errors.exitCode(e);
+      }
+      bar.finish("");
+      if (jsonOutput) {
+        System.out.println(McpJson.mapper().writeValueAsString(json(result, h)));
+      } else {
+        print(result, result.failed() ? err : System.out);
+      }
+      System.out.flush();
+      c.close();
+      return result.failed() ? Errors.FAILED : 0;
+    }
+  }
+
+  private String failure(RuntimeException e, ServerTarget target) {
+    if (e instanceof TimeoutException t) {
+      return t.clock() == TimeoutException.Clock.IDLE
+          ? "timed out: no progress or result for " + Durations.format(idleTimeout) + " (--idle-timeout); the call was cancelled"
+          : "timed out: no result within " + Durations.format(timeout) + " (--timeout); the call was cancelled";
+    }
+    if (e instanceof TransportException) {
+      return "the server went away during the call: " + e.getMessage() + target.exitNote();
+    }
+    return Errors.describe(e);
+  }
+
+  static String logLine(LoggingMessageParams m) {
+    JsonNode data = m.data();
+    String text = data == null ? "" : data.isString() ? data.stringValue() : data.toString();
+    return "log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text;
+  }
+
+  private static ObjectNode json(CallToolResult result, ToolCallHandle h) {
+    ObjectNode o = McpJson.object();
+    o.set("result", McpJson.toTree(result));
+    ObjectNode p = o.putObject("progress");
+    ProgressRecord r = h.progressRecord().orElse(null);
+    if (r != null) {
+      p.put("accepted", r.accepted());
+      p.put("rejected", r.rejectedTotal());
+      p.put("rendered", r.rendered());
+      if (r.lastProgress() == null) {
+        p.putNull("lastProgress");
+      } else {
+        p.put("lastProgress", r.lastProgress());
+      }
+      p.put("totalKnown", r.totalKnown());
+      p.put("terminal", r.terminal() == null ? null : r.terminal().name().toLowerCase(Locale.ROOT));
+      p.put("elapsedMs", r.elapsed().toMillis());
+    }
+    return o;
+  }
+
+  /** Text blocks as they are; other content summarized on a line of its own. */
+  static void print(CallToolResult result, PrintStream out) {
+    for (ContentBlock block : result.content()) {
+      out.println(switch (block) {
+        case ContentBlock.Text t -> t.text();
+        case ContentBlock.Image i -> "[image " + i.mimeType() + ", " + base64Bytes(i.data()) + " bytes]";
+        case ContentBlock.Audio a -> "[audio " + a.mimeType() + ", " + base64Bytes(a.data()) + " bytes]";
+        case ContentBlock.ResourceLink l -> "[resource link " + l.uri() + (l.description() == null ? "" : " " + l.description()) + "]";
+        case ContentBlock.EmbeddedResource r -> r.resource() instanceof dev.herald.wire.ResourceContents.Text t
+            ? t.text()
+            : "[resource " + r.resource().uri() + (r.resource().mimeType() == null ? "" : ", " + r.resource().mimeType()) + "]";
+      });
+    }
+    if (result.content().isEmpty() && result.structuredContent() != null) {
+      out.println(result.structuredContent().toPrettyString());
+    }
+    out.flush();
+  }
+
+  private static long base64Bytes(String data) {
+    int pad = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
+    return Math.max(0, data.length() * 3L / 4 - pad);
+  }
+}

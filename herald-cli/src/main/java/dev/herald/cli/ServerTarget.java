@@ -1,0 +1,123 @@
+package dev.herald.cli;
+
+import dev.herald.client.McpClient;
+import dev.herald.cli.fixture.Version;
+import dev.herald.transport.Transport;
+import dev.herald.transport.http.StreamableHttpClientTransport;
+import dev.herald.transport.stdio.SubprocessTransport;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * The server a client command talks to (issue 7): either everything after {@code --}, a command
+ * line started as a subprocess and spoken to over stdio, or an {@code http(s)://} URL as the first
+ * positional argument. {@link #split} separates the target from the command's own positional
+ * arguments (tool name, {@code key=value} pairs); picocli keeps the arguments after {@code --} as
+ * plain positionals, so the original command line tells where they begin.
+ */
+final class ServerTarget {
+  private final List<String> command;
+  private final @Nullable URI url;
+  private @Nullable SubprocessTransport subprocess;
+
+  private ServerTarget(List<String> command, @Nullable URI url) {
+    this.command = List.copyOf(command);
+    this.url = url;
+  }
+
+  /** The target and the positionals that remain for the command. */
+  record Split(ServerTarget target, List<String> rest) {}
+
+  /**
+   * Splits a command's positionals into the target and the rest.
+   *
+   * @throws CommandLine.ParameterException (exit 2) when no target is named
+   */
+  static Split split(CommandSpec spec, List<String> positionals) {
+    List<String> original = spec.commandLine().getParseResult().originalArgs();
+    int dashes = original.indexOf("--");
+    if (dashes >= 0) {
+      int n = original.size() - dashes - 1;
+      if (n == 0 || n > positionals.size()) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "give the server's command after --");
+      }
+      List<String> cmd = positionals.subList(positionals.size() - n, positionals.size());
+      return new Split(new ServerTarget(cmd, null), List.copyOf(positionals.subList(0, positionals.size() - n)));
+    }
+    if (!positionals.isEmpty()) {
+      String first = positionals.get(0);
+      String lower = first.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("http://") || lower.startsWith("https://")) {
+        try {
+          return new Split(new ServerTarget(List.of(), new URI(first)), List.copyOf(positionals.subList(1, positionals.size())));
+        } catch (URISyntaxException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "'" + first + "' is not a valid URL: " + e.getReason());
+        }
+      }
+    }
+    throw new CommandLine.ParameterException(spec.commandLine(),
+        "name the server: an http(s):// URL first, or its command line after -- (e.g. -- npx my-server)");
+  }
+
+  /** The subprocess, when this target is a command line and it was started. */
+  Optional<Process> process() {
+    return Optional.ofNullable(subprocess).map(SubprocessTransport::process);
+  }
+
+  /** How the target reads in messages: the URL or the program's name. */
+  String describe() {
+    return url != null ? url.toString() : command.get(0);
+  }
+
+  /** The transport to the target; a stdio server's stderr reaches ours only with {@code verbose}. */
+  Transport transport(boolean verbose, PrintStream err) {
+    if (url != null) {
+      return http(url);
+    }
+    Consumer<String> stderr = verbose ? line -> err.println("[server] " + line) : line -> {};
+    SubprocessTransport t = SubprocessTransport.builder(command).stderr(stderr).build();
+    this.subprocess = t;
+    return t;
+  }
+
+  /**
+   * Connects a client to the target. Over HTTP the client gets a source of transports, so a
+   * session the server loses is replaced by a new one.
+   */
+  McpClient connect(McpClient.Builder builder, boolean verbose, PrintStream err) throws InterruptedException {
+    builder.info("herald-cli", Version.VERSION);
+    if (url != null) {
+      return builder.connect(() -> http(url));
+    }
+    return builder.connect(transport(verbose, err));
+  }
+
+  /** The Streamable HTTP client transport for {@code url}. */
+  static Transport http(URI url) {
+    return new StreamableHttpClientTransport(url);
+  }
+
+  /** Exit code and a few words about the subprocess if it has ended, for "the server died" lines. */
+  String exitNote() {
+    Process p = process().orElse(null);
+    if (p == null) {
+      return "";
+    }
+    try {
+      if (p.waitFor(500, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        return " (server exited with code " + p.exitValue() + ")";
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "";
+  }
+}

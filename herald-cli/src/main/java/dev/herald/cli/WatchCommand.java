@@ -1,0 +1,113 @@
+package dev.herald.cli;
+
+import dev.herald.client.McpClient;
+import dev.herald.wire.LoggingLevel;
+import java.io.PrintStream;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code herald watch}: connects, subscribes, and prints every notification as it arrives, one
+ * timestamped line each, until Ctrl-C (exit 130) or the server goes away (exit 1). Issue 7.
+ */
+@Command(
+    name = "watch",
+    description = {
+      "Print the server's notifications as they arrive: list changes, resource updates, logs.",
+      "  herald watch [--resource URI...] [--level L] -- <server command...>",
+      "  herald watch [--resource URI...] [--level L] <http(s)://url>"},
+    mixinStandardHelpOptions = true)
+final class WatchCommand implements Callable<Integer> {
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(paramLabel = "ARG", description = "[url] [-- command...]")
+  List<String> positionals = new ArrayList<>();
+
+  @Option(names = "--resource", paramLabel = "URI", description = "Subscribe to this resource (repeatable).")
+  List<String> resources = new ArrayList<>();
+
+  @Option(names = "--level", paramLabel = "LEVEL", description = "Ask for logs at this level and above: debug, info, notice, warning, error, critical, alert, emergency.")
+  @Nullable String level;
+
+  @Option(names = {"-v", "--verbose"}, description = "Pass the server's stderr through to ours.")
+  boolean verbose;
+
+  @Override
+  public Integer call() throws Exception {
+    ServerTarget.Split split = ServerTarget.split(spec, positionals);
+    if (!split.rest().isEmpty()) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "unexpected argument '" + split.rest().get(0) + "'");
+    }
+    LoggingLevel logLevel = level == null ? null : LoggingLevel.parse(level.toLowerCase(java.util.Locale.ROOT))
+        .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "unknown log level '" + level + "'"));
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    ServerTarget target = split.target();
+    AtomicReference<@Nullable McpClient> client = new AtomicReference<>();
+    try (CtrlC ctrlC = CtrlC.onInterrupt(() -> {
+      McpClient c = client.get();
+      if (c != null) {
+        c.close();
+      }
+      err.println("stopped");
+      err.flush();
+    })) {
+      McpClient c;
+      try {
+        c = target.connect(McpClient.builder()
+            .onLog(m -> print(out, CallCommand.logLine(m)))
+            .onToolsListChanged(() -> print(out, "tools/list_changed")), verbose, err);
+        client.set(c);
+        c.onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"));
+        c.onListChanged(McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed"));
+        for (String uri : resources) {
+          c.subscribe(uri, u -> print(out, "resources/updated " + u.uri()));
+        }
+        if (logLevel != null) {
+          c.setLoggingLevel(logLevel);
+        }
+      } catch (RuntimeException e) {
+        if (ctrlC.fired()) {
+          return Errors.INTERRUPTED;
+        }
+        McpClient c0 = client.get();
+        if (c0 != null) {
+          c0.close();
+        }
+        err.println("herald: cannot watch " + target.describe() + ": " + Errors.describe(e) + target.exitNote());
+        return Errors.FAILED;
+      }
+      err.printf("watching %s %s (Ctrl-C to stop)%n", c.serverInfo().name(), c.serverInfo().version());
+      err.flush();
+      Throwable cause;
+      try {
+        cause = c.session().closed().get();
+      } catch (ExecutionException e) {
+        cause = e.getCause();
+      }
+      if (ctrlC.fired()) {
+        return Errors.INTERRUPTED;
+      }
+      err.println("herald: the server went away" + (cause == null ? "" : ": " + Errors.describe(cause)) + target.exitNote());
+      c.close();
+      return Errors.FAILED;
+    }
+  }
+
+  private static void print(PrintStream out, String line) {
+    out.println(LocalTime.now().format(TIME) + " " + line);
+    out.flush();
+  }
+}
