@@ -72,8 +72,20 @@ class HttpTargetIT {
         // process gone
       }
     });
+    java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
+    Thread.ofVirtual().start(() -> {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
+        r.lines().forEach(l -> {
+          if (l.contains("watching")) {
+            watching.countDown();
+          }
+        });
+      } catch (Exception ignored) {
+        // process gone
+      }
+    });
     try {
-      Thread.sleep(1500); // let watch connect and subscribe
+      assertThat(watching.await(30, TimeUnit.SECONDS)).as("watch connected and subscribed").isTrue();
       assertThat(Cli.run(Cli.herald(List.of("call", url, "update_resource"), List.of())).exit()).isZero();
       assertThat(Cli.run(Cli.herald(List.of("call", url, "touch", "area=tools"), List.of())).exit()).isZero();
       boolean updated = false;

@@ -58,8 +58,20 @@ class CliAgainstTypeScriptIT {
           // process gone
         }
       });
+      java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
+      Thread.ofVirtual().start(() -> {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
+          r.lines().forEach(l -> {
+            if (l.contains("watching")) {
+              watching.countDown();
+            }
+          });
+        } catch (Exception ignored) {
+          // process gone
+        }
+      });
       try {
-        Thread.sleep(1500);
+        assertThat(watching.await(30, TimeUnit.SECONDS)).as("watch connected and subscribed").isTrue();
         // The TS server notifies every subscribed session of a counter update, whoever caused it.
         assertThat(run(HeraldProcess.command("call", url, "update_resource")).exit()).isZero();
         boolean updated = false;
