@@ -12,4 +12,6 @@ module dev.herald.http {
   requires static org.jspecify;
 
   exports dev.herald.http;
+  // The transport-neutral machinery, for the servlet adapter only.
+  exports dev.herald.http.internal to dev.herald.servlet;
 }

@@ -1,23 +1,17 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.Endpoint;
+import dev.herald.http.internal.EndpointConfig;
+import dev.herald.http.internal.HttpSession;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServerSession;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.wire.RequestId;
 import java.net.URI;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -95,67 +89,31 @@ import org.jspecify.annotations.Nullable;
  */
 public final class McpHttpServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
-  private static final SecureRandom RANDOM = new SecureRandom();
 
-  final McpServer mcp;
+  private final Endpoint endpoint;
   private final String host;
   private final int requestedPort;
-  final String path;
-  final String legacySsePath;
-  final String legacyPostPath;
-  final boolean legacy;
-  private final Set<String> extraOrigins;
-  private final Set<String> extraHosts;
-  final int maxSessions;
-  final long idleTimeoutNanos;
-  final int maxBodyBytes;
+  private final String path;
+  private final String legacySsePath;
+  /** The endpoint's sessions and store, for tests in this package. */
+  final ConcurrentHashMap<String, HttpSession> sessions;
   final EventStore eventStore;
-  final int queueFrames;
-  final long queueBytes;
-  final long pollAfterNanos;
-  final byte[] retryField;
-  final String retryText;
-  private final long keepAliveNanos;
-  private final long sweepNanos;
-  final Ticker ticker;
-  final Scheduler scheduler;
-
-  final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
-  final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
-  private final AtomicInteger sessionCount = new AtomicInteger();
-  final LongAdder slowReaderCloses = new LongAdder();
   private final ReentrantLock lifecycle = new ReentrantLock();
   // guarded by lifecycle
   private @Nullable Server jetty;
   private @Nullable ServerConnector connector;
-  private Scheduler.@Nullable Cancellable sweep;
-  private volatile boolean stopped;
-  private volatile Set<String> allowedHosts = Set.of();
-  private volatile Set<String> allowedOrigins = Set.of();
+  private boolean stopped;
 
   private McpHttpServer(Builder b) {
-    this.mcp = Objects.requireNonNull(b.server, "server(McpServer) is required");
     this.host = b.host;
+    b.config.ownName(hostForUri(b.host));
+    EndpointConfig config = b.config.build();
+    this.endpoint = new Endpoint(config);
     this.requestedPort = b.port;
-    this.path = b.path;
-    this.legacy = b.legacySse;
-    this.legacySsePath = b.legacySsePath;
-    this.legacyPostPath = b.legacyPostPath;
-    this.extraOrigins = Set.copyOf(b.origins);
-    this.extraHosts = Set.copyOf(b.hosts);
-    this.maxSessions = b.maxSessions;
-    this.idleTimeoutNanos = b.sessionIdleTimeout.toNanos();
-    this.maxBodyBytes = b.maxBodyBytes;
-    this.eventStore = b.eventStore == null ? EventStore.inMemory(512) : b.eventStore;
-    this.queueFrames = b.queueFrames;
-    this.queueBytes = b.queueBytes;
-    this.pollAfterNanos = b.pollingInterval.toNanos();
-    this.retryText = "retry: " + b.retry.toMillis() + "\n";
-    this.retryField = HttpExchanges.ascii(retryText + "\n");
-    this.keepAliveNanos = b.keepAlive.toNanos();
-    this.sweepNanos = Math.max(1, Math.min(Duration.ofSeconds(1).toNanos(), Math.min(keepAliveNanos, idleTimeoutNanos) / 2));
-    this.ticker = b.ticker;
-    this.scheduler = b.scheduler;
+    this.path = config.path();
+    this.legacySsePath = config.legacySsePath();
+    this.sessions = endpoint.sessions;
+    this.eventStore = endpoint.eventStore();
   }
 
   /** A new builder. */
@@ -187,7 +145,7 @@ public final class McpHttpServer implements AutoCloseable {
       c.setHost(host);
       c.setPort(requestedPort);
       s.addConnector(c);
-      s.setHandler(new McpHandler(this));
+      s.setHandler(new JettyHandler(endpoint));
       try {
         s.start();
       } catch (Exception e) {
@@ -201,18 +159,7 @@ public final class McpHttpServer implements AutoCloseable {
       }
       jetty = s;
       connector = c;
-      int port = c.getLocalPort();
-      Set<String> hosts = new LinkedHashSet<>();
-      Set<String> origins = new LinkedHashSet<>();
-      for (String h : List.of(hostForUri(host), "127.0.0.1", "localhost", "[::1]")) {
-        hosts.add((h + ":" + port).toLowerCase(Locale.ROOT));
-        origins.add(("http://" + h + ":" + port).toLowerCase(Locale.ROOT));
-      }
-      extraHosts.forEach(h -> hosts.add(h.toLowerCase(Locale.ROOT)));
-      extraOrigins.forEach(o -> origins.add(o.toLowerCase(Locale.ROOT)));
-      allowedHosts = Set.copyOf(hosts);
-      allowedOrigins = Set.copyOf(origins);
-      scheduleSweep();
+      endpoint.start();
       LOG.log(System.Logger.Level.DEBUG, "serving MCP on {0}", uri());
       return this;
     } finally {
@@ -245,12 +192,12 @@ public final class McpHttpServer implements AutoCloseable {
 
   /** Open sessions, both transports. */
   public int sessionCount() {
-    return sessionCount.get();
+    return endpoint.sessionCount();
   }
 
   /** How many stream connections were closed because their reader fell behind. */
   public long slowReaderCloseCount() {
-    return slowReaderCloses.sum();
+    return endpoint.slowReaderCloseCount();
   }
 
   /**
@@ -264,12 +211,7 @@ public final class McpHttpServer implements AutoCloseable {
    *     has no open stream
    */
   public boolean closeSseStream(ServerSession session, RequestId request) {
-    for (HttpSession s : sessions.values()) {
-      if (s.serverSession() == session) {
-        return s.priming() && s.closeStream(request);
-      }
-    }
-    return false;
+    return endpoint.closeSseStream(session, request);
   }
 
   /** Ends every session and stops serving. Idempotent. */
@@ -281,19 +223,10 @@ public final class McpHttpServer implements AutoCloseable {
       stopped = true;
       s = jetty;
       jetty = null;
-      if (sweep != null) {
-        sweep.cancel();
-        sweep = null;
-      }
     } finally {
       lifecycle.unlock();
     }
-    for (HttpSession session : new ArrayList<>(sessions.values())) {
-      session.close();
-    }
-    for (LegacySession session : new ArrayList<>(legacySessions.values())) {
-      session.shutdown();
-    }
+    endpoint.close();
     if (s != null) {
       try {
         s.stop();
@@ -303,78 +236,9 @@ public final class McpHttpServer implements AutoCloseable {
     }
   }
 
-  // ---------------------------------------------------------------- for the handler
-
-  boolean hostAllowed(@Nullable String hostHeader) {
-    return hostHeader != null
-        && (extraHosts.contains("*") || allowedHosts.contains(hostHeader.toLowerCase(Locale.ROOT)));
-  }
-
-  boolean originAllowed(@Nullable String origin) {
-    return origin == null || extraOrigins.contains("*") || allowedOrigins.contains(origin.toLowerCase(Locale.ROOT));
-  }
-
-  /** Reserves a session slot; false when full. */
-  boolean reserveSession() {
-    while (true) {
-      int n = sessionCount.get();
-      if (n >= maxSessions || stopped) {
-        return false;
-      }
-      if (sessionCount.compareAndSet(n, n + 1)) {
-        return true;
-      }
-    }
-  }
-
-  void sessionEnded() {
-    sessionCount.decrementAndGet();
-  }
-
-  /** A new session in a reserved slot, connected to the MCP server. */
-  HttpSession newSession() {
-    HttpSession s = new HttpSession(this, newSessionId());
-    sessions.put(s.id, s);
-    s.connect();
-    return s;
-  }
-
-  static String newSessionId() {
-    byte[] b = new byte[16];
-    RANDOM.nextBytes(b);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-  }
-
-  // ---------------------------------------------------------------- housekeeping
-
-  private void scheduleSweep() {
-    sweep = scheduler.schedule(this::sweepAndReschedule, sweepNanos);
-  }
-
-  private void sweepAndReschedule() {
-    sweep();
-    lifecycle.lock();
-    try {
-      if (!stopped && jetty != null) {
-        scheduleSweep();
-      }
-    } finally {
-      lifecycle.unlock();
-    }
-  }
-
-  /** Ends idle sessions and sends keep-alive comments on quiet standing streams. */
+  /** Ends idle sessions and sends keep-alive comments (the housekeeping timer's job; for tests). */
   void sweep() {
-    long now = ticker.nanos();
-    long sysNow = System.nanoTime();
-    for (HttpSession s : sessions.values()) {
-      if (s.idleSince(now, idleTimeoutNanos)) {
-        LOG.log(System.Logger.Level.DEBUG, "session {0} idle: ended", s.id);
-        s.close();
-      } else {
-        s.keepAlive(sysNow, keepAliveNanos);
-      }
-    }
+    endpoint.sweep();
   }
 
   private static String hostForUri(String host) {
@@ -386,32 +250,15 @@ public final class McpHttpServer implements AutoCloseable {
    * thread-safe.
    */
   public static final class Builder {
-    private @Nullable McpServer server;
+    private final EndpointConfig.Builder config = EndpointConfig.builder();
     private String host = "127.0.0.1";
     private int port;
-    private String path = "/mcp";
-    private boolean legacySse = true;
-    private String legacySsePath = "/sse";
-    private String legacyPostPath = "/messages";
-    private final Set<String> origins = new LinkedHashSet<>();
-    private final Set<String> hosts = new LinkedHashSet<>();
-    private int maxSessions = 1024;
-    private Duration sessionIdleTimeout = Duration.ofMinutes(10);
-    private int maxBodyBytes = 4 * 1024 * 1024;
-    private @Nullable EventStore eventStore;
-    private int queueFrames = 1024;
-    private long queueBytes = 4L * 1024 * 1024;
-    private Duration pollingInterval = Duration.ZERO;
-    private Duration retry = Duration.ofSeconds(1);
-    private Duration keepAlive = Duration.ofSeconds(15);
-    private Ticker ticker = Ticker.system();
-    private Scheduler scheduler = Scheduler.system();
 
     private Builder() {}
 
     /** The MCP server to serve (required). */
     public Builder server(McpServer server) {
-      this.server = Objects.requireNonNull(server, "server");
+      config.server(server);
       return this;
     }
 
@@ -447,7 +294,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if it does not start with {@code /}
      */
     public Builder path(String path) {
-      this.path = checkPath(path, "path");
+      config.path(path);
       return this;
     }
 
@@ -456,15 +303,13 @@ public final class McpHttpServer implements AutoCloseable {
      * ssePath} (GET) and {@code postPath} (POST).
      */
     public Builder legacySse(boolean enabled, String ssePath, String postPath) {
-      this.legacySse = enabled;
-      this.legacySsePath = checkPath(ssePath, "ssePath");
-      this.legacyPostPath = checkPath(postPath, "postPath");
+      config.legacySse(enabled, ssePath, postPath);
       return this;
     }
 
     /** Whether to serve the 2024-11-05 HTTP+SSE transport at {@code /sse} and {@code /messages}. */
     public Builder legacySse(boolean enabled) {
-      this.legacySse = enabled;
+      config.legacySse(enabled);
       return this;
     }
 
@@ -474,9 +319,7 @@ public final class McpHttpServer implements AutoCloseable {
      * always accepted; requests without {@code Origin} are not checked.
      */
     public Builder allowedOrigins(String... origins) {
-      for (String o : origins) {
-        this.origins.add(Objects.requireNonNull(o, "origin"));
-      }
+      config.allowedOrigins(origins);
       return this;
     }
 
@@ -486,9 +329,7 @@ public final class McpHttpServer implements AutoCloseable {
      * the bound port are always accepted.
      */
     public Builder allowedHosts(String... hosts) {
-      for (String h : hosts) {
-        this.hosts.add(Objects.requireNonNull(h, "host"));
-      }
+      config.allowedHosts(hosts);
       return this;
     }
 
@@ -499,10 +340,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if less than 1
      */
     public Builder maxSessions(int max) {
-      if (max < 1) {
-        throw new IllegalArgumentException("maxSessions must be at least 1, was " + max);
-      }
-      this.maxSessions = max;
+      config.maxSessions(max);
       return this;
     }
 
@@ -513,10 +351,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder sessionIdleTimeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("sessionIdleTimeout must be positive, was " + timeout);
-      }
-      this.sessionIdleTimeout = timeout;
+      config.sessionIdleTimeout(timeout);
       return this;
     }
 
@@ -527,16 +362,13 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if less than 1
      */
     public Builder maxBodyBytes(int max) {
-      if (max < 1) {
-        throw new IllegalArgumentException("maxBodyBytes must be at least 1, was " + max);
-      }
-      this.maxBodyBytes = max;
+      config.maxBodyBytes(max);
       return this;
     }
 
     /** Where SSE events are kept for resumption (default {@link EventStore#inMemory} of 512). */
     public Builder eventStore(EventStore store) {
-      this.eventStore = Objects.requireNonNull(store, "store");
+      config.eventStore(store);
       return this;
     }
 
@@ -548,11 +380,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if either is less than 1
      */
     public Builder streamQueueLimit(int events, long bytes) {
-      if (events < 1 || bytes < 1) {
-        throw new IllegalArgumentException("streamQueueLimit must be positive, was " + events + " events, " + bytes + " bytes");
-      }
-      this.queueFrames = events;
-      this.queueBytes = bytes;
+      config.streamQueueLimit(events, bytes);
       return this;
     }
 
@@ -564,10 +392,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if negative
      */
     public Builder ssePollingInterval(Duration interval) {
-      if (interval.isNegative()) {
-        throw new IllegalArgumentException("ssePollingInterval must not be negative, was " + interval);
-      }
-      this.pollingInterval = interval;
+      config.ssePollingInterval(interval);
       return this;
     }
 
@@ -578,10 +403,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if negative
      */
     public Builder sseRetry(Duration retry) {
-      if (retry.isNegative()) {
-        throw new IllegalArgumentException("sseRetry must not be negative, was " + retry);
-      }
-      this.retry = retry;
+      config.sseRetry(retry);
       return this;
     }
 
@@ -592,22 +414,19 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalArgumentException if not positive
      */
     public Builder sseKeepAlive(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("sseKeepAlive must be positive, was " + interval);
-      }
-      this.keepAlive = interval;
+      config.sseKeepAlive(interval);
       return this;
     }
 
     /** The clock for session idleness (default {@link Ticker#system()}). */
     public Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      config.ticker(ticker);
       return this;
     }
 
     /** The timer for housekeeping and SSE polling (default {@link Scheduler#system()}). */
     public Builder scheduler(Scheduler scheduler) {
-      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      config.scheduler(scheduler);
       return this;
     }
 
@@ -617,22 +436,7 @@ public final class McpHttpServer implements AutoCloseable {
      * @throws IllegalStateException if no {@link #server} was given, or the paths collide
      */
     public McpHttpServer build() {
-      if (server == null) {
-        throw new IllegalStateException("server(McpServer) is required");
-      }
-      if (legacySse && (path.equals(legacySsePath) || path.equals(legacyPostPath) || legacySsePath.equals(legacyPostPath))) {
-        throw new IllegalStateException(
-            "paths collide: path " + path + ", legacy SSE " + legacySsePath + ", legacy POST " + legacyPostPath);
-      }
       return new McpHttpServer(this);
-    }
-
-    private static String checkPath(String p, String what) {
-      Objects.requireNonNull(p, what);
-      if (!p.startsWith("/")) {
-        throw new IllegalArgumentException(what + " must start with /, was " + p);
-      }
-      return p;
     }
   }
 }

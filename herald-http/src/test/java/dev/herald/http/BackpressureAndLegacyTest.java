@@ -1,5 +1,7 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.HttpSession;
+import dev.herald.http.internal.SseSink;
 import static dev.herald.http.Fixture.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 

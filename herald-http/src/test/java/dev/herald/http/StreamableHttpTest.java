@@ -1,5 +1,6 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.HttpSession;
 import static dev.herald.http.Fixture.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package dev.herald.http;
+package dev.herald.http.internal;
 
+import dev.herald.http.EventStore;
 import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import org.eclipse.jetty.server.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,13 +34,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe. {@link #streamsLock} guards {@link #streams}; it is never held while taking a
  * stream's lock.
  */
-final class HttpSession {
+public final class HttpSession {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
   /** Ended POST streams kept for resumption, per session. */
   private static final int KEPT_STREAMS = 32;
 
   final String id;
-  private final McpHttpServer server;
+  private final Endpoint endpoint;
+  private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
   private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
   private final ReentrantLock streamsLock = new ReentrantLock();
@@ -55,27 +56,28 @@ final class HttpSession {
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
 
-  HttpSession(McpHttpServer server, String id) {
-    this.server = server;
+  HttpSession(Endpoint endpoint, String id) {
+    this.endpoint = endpoint;
+    this.config = endpoint.config;
     this.id = id;
-    this.lastActivity = server.ticker.nanos();
+    this.lastActivity = config.ticker.nanos();
   }
 
   /** Connects a new server session to this HTTP session. */
   void connect() {
-    this.serverSession = server.mcp.connect(transport);
+    this.serverSession = config.mcp.connect(transport);
     serverSession.engine().closed().whenComplete((c, e) -> terminate());
   }
 
   EventStore store() {
-    return server.eventStore;
+    return config.eventStore;
   }
 
   boolean isClosed() {
     return closed;
   }
 
-  @Nullable ServerSession serverSession() {
+  public @Nullable ServerSession serverSession() {
     return serverSession;
   }
 
@@ -91,27 +93,23 @@ final class HttpSession {
   }
 
   byte[] retryField() {
-    return server.retryField;
+    return config.retryField;
   }
 
   String retryText() {
-    return server.retryText;
+    return config.retryText;
   }
 
   void touch() {
-    lastActivity = server.ticker.nanos();
+    lastActivity = config.ticker.nanos();
   }
 
   void slowReaderClosed() {
-    server.slowReaderCloses.increment();
+    endpoint.slowReaderCloses.increment();
   }
 
-  SseSink newSink(HttpExchanges.Held held) {
-    return newSink(held.response(), held.callback());
-  }
-
-  SseSink newSink(Response response, org.eclipse.jetty.util.Callback callback) {
-    return new SseSink(response, callback, server.queueFrames, server.queueBytes, id, System.nanoTime());
+  SseSink newSink(Exchange exchange) {
+    return new SseSink(exchange, config.queueFrames, config.queueBytes, id, System.nanoTime());
   }
 
   // ---------------------------------------------------------------- inbound
@@ -121,7 +119,7 @@ final class HttpSession {
    *
    * @return false if the id is already in use by an open request of this session
    */
-  boolean acceptRequest(JsonRpcMessage.Request request, HttpExchanges.Held held, boolean initialize) {
+  boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
     SseStream stream = new SseStream(this, Long.toString(nextStream.incrementAndGet()), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
@@ -129,15 +127,15 @@ final class HttpSession {
     if (initialize) {
       initializeId = request.id();
     }
-    held.request().addFailureListener(stream::connectionFailed);
-    held.request().addIdleTimeoutListener(x -> false); // waiting for a slow handler is not idle
+    held.onPeerGone(stream::connectionFailed);
+    held.keepOpen(); // waiting for a slow handler is not idle
     deliver(new DecodedMessage.Valid(request));
     if (closed) {
       stream.terminate(); // the session ended as the request arrived: answer 404, never hang
       return true;
     }
-    if (server.pollAfterNanos > 0) {
-      server.scheduler.schedule(() -> { if (priming()) stream.closeConnection(); }, server.pollAfterNanos);
+    if (config.pollAfterNanos > 0) {
+      config.scheduler.schedule(() -> { if (priming()) stream.closeConnection(); }, config.pollAfterNanos);
     }
     return true;
   }
@@ -190,7 +188,7 @@ final class HttpSession {
     standing().publish(message, json);
   }
 
-  SseStream standing() {
+  public SseStream standing() {
     SseStream s = standing;
     if (s != null) {
       return s;
@@ -328,8 +326,8 @@ final class HttpSession {
       return;
     }
     closed = true;
-    if (server.sessions.remove(id, this)) {
-      server.sessionEnded();
+    if (endpoint.sessions.remove(id, this)) {
+      endpoint.sessionEnded();
     }
     List<SseStream> all = new ArrayList<>(requests.values());
     streamsLock.lock();

@@ -1,4 +1,4 @@
-package dev.herald.http;
+package dev.herald.http.internal;
 
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Design note (spec 2025-11-25 basic/transports, "Sending Messages", "Resumability";
  * DESIGN.md "Streams and resumability"). Every event is numbered {@code <id>_<seq>}, stored in
- * the session's {@link EventStore} first and then offered to the attached {@link SseSink}, if
+ * the session's {@link dev.herald.http.EventStore} first and then offered to the attached {@link SseSink}, if
  * any, all under {@link #lock}, so an attach that replays from the store and then goes live can
  * neither miss an event nor repeat one. A POST stream starts undecided, holding the exchange:
  * when the request's response is the first message, it is answered as plain JSON and no stream
@@ -27,21 +27,21 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe; {@link #lock} guards the mutable fields. Lock order: stream, then sink.
  */
-final class SseStream implements SseSink.Listener {
+public final class SseStream implements SseSink.Listener {
   private final HttpSession session;
-  final String id;
+  public final String id;
   final @Nullable RequestId request;
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
   private long seq;
   private long writtenSeq;
   private @Nullable SseSink sink;
-  private HttpExchanges.@Nullable Held held;
+  private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
 
   /** A POST stream holding its exchange until the first message decides JSON or SSE. */
-  SseStream(HttpSession session, String id, RequestId request, HttpExchanges.Held held) {
+  SseStream(HttpSession session, String id, RequestId request, Exchange held) {
     this.session = session;
     this.id = id;
     this.request = request;
@@ -76,7 +76,7 @@ final class SseStream implements SseSink.Listener {
    *     elsewhere
    */
   boolean publish(JsonRpcMessage message, byte[] json) {
-    HttpExchanges.Held answer = null;
+    Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
     boolean orphaned = false;
@@ -121,7 +121,7 @@ final class SseStream implements SseSink.Listener {
       return isFinal; // an orphan's response has nowhere to go: drop it
     }
     if (answer != null) {
-      HttpExchanges.json(answer.response(), answer.callback(), 200, json, session.headerValue());
+      HttpExchanges.json(answer, 200, json, session.headerValue());
     }
     if (isFinal) {
       session.requestEnded(this, answer == null);
@@ -250,7 +250,7 @@ final class SseStream implements SseSink.Listener {
   }
 
   /** The attached connection's sink, if any. */
-  @Nullable SseSink sink() {
+  public @Nullable SseSink sink() {
     lock.lock();
     try {
       return sink;
@@ -262,7 +262,7 @@ final class SseStream implements SseSink.Listener {
   /** The session ended: finish the connection (or answer a held POST with 404). */
   void terminate() {
     SseSink s;
-    HttpExchanges.Held h;
+    @Nullable Exchange h;
     lock.lock();
     try {
       ended = true;
@@ -278,7 +278,7 @@ final class SseStream implements SseSink.Listener {
       s.flush();
     }
     if (h != null) {
-      HttpExchanges.error(h.response(), h.callback(), 404, request, dev.herald.wire.ErrorCodes.INVALID_REQUEST, "Session terminated");
+      HttpExchanges.error(h, 404, request, dev.herald.wire.ErrorCodes.INVALID_REQUEST, "Session terminated");
     }
   }
 
@@ -297,7 +297,7 @@ final class SseStream implements SseSink.Listener {
   }
 
   private void upgradeLocked() {
-    HttpExchanges.Held h = held;
+    Exchange h = held;
     held = null;
     upgraded = true;
     session.registerStream(this);

@@ -1,4 +1,4 @@
-package dev.herald.http;
+package dev.herald.http.internal;
 
 import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
@@ -26,14 +26,14 @@ final class LegacySession implements Transport, SseSink.Listener {
   private static final byte[] MESSAGE_HEAD = HttpExchanges.ascii("event: message\ndata: ");
 
   final String id;
-  private final McpHttpServer server;
+  private final Endpoint server;
   private final SseSink sink;
   private final ReentrantLock inboundLock = new ReentrantLock();
   private volatile @Nullable Receiver receiver;
   private volatile @Nullable ServerSession serverSession;
   private volatile boolean closed;
 
-  LegacySession(McpHttpServer server, String id, SseSink sink) {
+  LegacySession(Endpoint server, String id, SseSink sink) {
     this.server = server;
     this.id = id;
     this.sink = sink;
@@ -44,7 +44,7 @@ final class LegacySession implements Transport, SseSink.Listener {
     sink.listener(this);
     sink.enqueue(new SseSink.Frame(-1, HttpExchanges.ascii("event: endpoint\ndata: " + postPath + "?sessionId=" + id + "\n\n"), null));
     sink.flush();
-    ServerSession ss = server.mcp.connect(this);
+    ServerSession ss = server.config.mcp.connect(this);
     serverSession = ss;
     if (closed) {
       ss.close();

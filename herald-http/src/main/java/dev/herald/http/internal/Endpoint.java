@@ -1,0 +1,177 @@
+package dev.herald.http.internal;
+
+import dev.herald.http.EventStore;
+import dev.herald.server.ServerSession;
+import dev.herald.session.Scheduler;
+import dev.herald.wire.RequestId;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One MCP endpoint, whatever container carries it: the sessions of both transports, their
+ * limits and counters, the housekeeping timer, and {@link #handle}, the way in for every
+ * exchange.
+ *
+ * <p>Design note (issue 4). This is the part of the old Jetty-only server that never needed
+ * Jetty; {@code McpHttpServer} and {@code McpServlet} each own one and differ only in how they
+ * turn their container's request into an {@link Exchange}. The sweep ends idle sessions and sends
+ * keep-alive comments; it runs from {@link #start} to {@link #close}.
+ *
+ * <p>Thread-safe; {@link #lifecycle} guards {@link #sweep} and {@link #stopped}'s transitions.
+ */
+public final class Endpoint {
+  private static final System.Logger LOG = System.getLogger("dev.herald.http");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  final EndpointConfig config;
+  final HostCheck hostCheck;
+  private final Requests requests;
+  /** Open Streamable HTTP sessions by id; package-visible to tests through the fronts. */
+  public final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
+  final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
+  private final AtomicInteger sessionCount = new AtomicInteger();
+  final LongAdder slowReaderCloses = new LongAdder();
+  private final long sweepNanos;
+  private final ReentrantLock lifecycle = new ReentrantLock();
+  private Scheduler.@Nullable Cancellable sweep; // guarded by lifecycle
+  private volatile boolean started;
+  private volatile boolean stopped;
+
+  public Endpoint(EndpointConfig config) {
+    this.config = config;
+    this.hostCheck = new HostCheck(config);
+    this.requests = new Requests(this);
+    this.sweepNanos =
+        Math.max(1, Math.min(Duration.ofSeconds(1).toNanos(), Math.min(config.keepAliveNanos, config.idleTimeoutNanos) / 2));
+  }
+
+  public EndpointConfig config() {
+    return config;
+  }
+
+  public EventStore eventStore() {
+    return config.eventStore;
+  }
+
+  /** Handles one exchange; never blocks on the network. */
+  public void handle(Exchange exchange) {
+    requests.handle(exchange);
+  }
+
+  /** Starts the housekeeping timer. */
+  public void start() {
+    lifecycle.lock();
+    try {
+      if (!started && !stopped) {
+        started = true;
+        sweep = config.scheduler.schedule(this::sweepAndReschedule, sweepNanos);
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** Open sessions, both transports. */
+  public int sessionCount() {
+    return sessionCount.get();
+  }
+
+  /** How many stream connections were closed because their reader fell behind. */
+  public long slowReaderCloseCount() {
+    return slowReaderCloses.sum();
+  }
+
+  /** See {@code McpHttpServer#closeSseStream}. */
+  public boolean closeSseStream(ServerSession session, RequestId request) {
+    for (HttpSession s : sessions.values()) {
+      if (s.serverSession() == session) {
+        return s.priming() && s.closeStream(request);
+      }
+    }
+    return false;
+  }
+
+  /** Ends every session and refuses new ones. Idempotent. */
+  public void close() {
+    lifecycle.lock();
+    try {
+      stopped = true;
+      if (sweep != null) {
+        sweep.cancel();
+        sweep = null;
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+    for (HttpSession session : new ArrayList<>(sessions.values())) {
+      session.close();
+    }
+    for (LegacySession session : new ArrayList<>(legacySessions.values())) {
+      session.shutdown();
+    }
+  }
+
+  /** Reserves a session slot; false when full. */
+  boolean reserveSession() {
+    while (true) {
+      int n = sessionCount.get();
+      if (n >= config.maxSessions || stopped) {
+        return false;
+      }
+      if (sessionCount.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  void sessionEnded() {
+    sessionCount.decrementAndGet();
+  }
+
+  /** A new session in a reserved slot, connected to the MCP server. */
+  HttpSession newSession() {
+    HttpSession s = new HttpSession(this, newSessionId());
+    sessions.put(s.id, s);
+    s.connect();
+    return s;
+  }
+
+  static String newSessionId() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+  }
+
+  private void sweepAndReschedule() {
+    sweep();
+    lifecycle.lock();
+    try {
+      if (!stopped) {
+        sweep = config.scheduler.schedule(this::sweepAndReschedule, sweepNanos);
+      }
+    } finally {
+      lifecycle.unlock();
+    }
+  }
+
+  /** Ends idle sessions and sends keep-alive comments on quiet standing streams. */
+  public void sweep() {
+    long now = config.ticker.nanos();
+    long sysNow = System.nanoTime();
+    for (HttpSession s : sessions.values()) {
+      if (s.idleSince(now, config.idleTimeoutNanos)) {
+        LOG.log(System.Logger.Level.DEBUG, "session {0} idle: ended", s.id);
+        s.close();
+      } else {
+        s.keepAlive(sysNow, config.keepAliveNanos);
+      }
+    }
+  }
+}

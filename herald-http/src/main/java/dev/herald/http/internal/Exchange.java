@@ -1,0 +1,83 @@
+package dev.herald.http.internal;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One HTTP exchange as the protocol machinery sees it: the request's method, path, headers and
+ * body, and a response written without blocking. Implemented once per container (Jetty core,
+ * Servlet 6); nothing above this interface knows which.
+ *
+ * <p>Design note (issue 4). The contract is the smallest Jetty core and Servlet 6 share: status
+ * and headers are set before the first {@link #write}; writes are non-blocking, at most one is
+ * outstanding, and each completes its {@link Done} exactly once, possibly on the calling thread;
+ * the write with {@code last} set ends the exchange. {@link #abort} ends it at once, dropping the
+ * connection if it can. {@link #onPeerGone} reports a client that went away.
+ *
+ * <p>Implementations are safe to call from any thread, one caller at a time for the response.
+ */
+public interface Exchange {
+
+  /** Completion of one write or read; exactly one method is called, once. */
+  interface Done {
+    void succeeded();
+
+    void failed(Throwable cause);
+  }
+
+  /** The request method, e.g. {@code POST}. */
+  String method();
+
+  /** The request path relative to where the endpoint is mounted, e.g. {@code /mcp} or {@code /}. */
+  String path();
+
+  /** What to put before a mount-relative path to make a URL path the client can use. */
+  String mountPrefix();
+
+  /** The local port the request arrived on, for the loopback Host and Origin checks. */
+  int localPort();
+
+  /** The first value of a request header, or null. */
+  @Nullable String header(String name);
+
+  /** Every value of a request header, in order. */
+  List<String> headers(String name);
+
+  /** The first value of a query parameter, or null. */
+  @Nullable String queryParameter(String name);
+
+  /** The declared body length, or -1 when unknown. */
+  long contentLength();
+
+  /**
+   * Reads the whole body without blocking a thread on the network, refusing more than {@code
+   * max} bytes.
+   *
+   * @param done receives the body, or {@code null} when it was larger than {@code max}
+   * @param failed receives a read failure (the client went away)
+   */
+  void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed);
+
+  /** Sets the response status; before the first write. */
+  void status(int status);
+
+  /** Sets a response header; before the first write. */
+  void header(String name, String value);
+
+  /**
+   * Writes bytes without blocking; {@code last} ends the response. {@code done} hears the
+   * outcome once, possibly before this method returns.
+   */
+  void write(ByteBuffer data, boolean last, Done done);
+
+  /** Ends the exchange abnormally (dropping the connection where the container allows it). */
+  void abort(Throwable cause);
+
+  /** Calls {@code listener} if the client goes away before the exchange ends. Once per exchange. */
+  void onPeerGone(Consumer<Throwable> listener);
+
+  /** Exempts this exchange from idle timeouts: it waits for a handler or stays open as a stream. */
+  void keepOpen();
+}

@@ -1,0 +1,267 @@
+package dev.herald.http.internal;
+
+import static dev.herald.http.internal.HttpExchanges.reject;
+
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.MessageCodec;
+import dev.herald.wire.ProtocolVersion;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks every request (Host, Origin, path, method, headers, body) and hands what passes to the
+ * session it names.
+ *
+ * <p>Design note (spec 2025-11-25 basic/transports §Streamable HTTP, §Security Warning, §Session
+ * Management, §Protocol Version Header). Checks run cheapest first and every refusal carries an
+ * id-less JSON-RPC error body, so a client always learns why. Nothing here blocks: bodies are
+ * read through {@link Exchange#readBody}, and an exchange waiting for its answer is left to its
+ * {@link SseStream}. Written against {@link Exchange} only, so Jetty and servlets share it.
+ *
+ * <p>Stateless apart from the endpoint it serves; thread-safe.
+ */
+final class Requests {
+  private final Endpoint endpoint;
+  private final EndpointConfig config;
+
+  Requests(Endpoint endpoint) {
+    this.endpoint = endpoint;
+    this.config = endpoint.config;
+  }
+
+  void handle(Exchange ex) {
+    int port = ex.localPort();
+    if (!endpoint.hostCheck.hostAllowed(ex.header("Host"), port)) {
+      reject(ex, 403, "Forbidden: Host not allowed");
+      return;
+    }
+    if (!endpoint.hostCheck.originAllowed(ex.header("Origin"), port)) {
+      reject(ex, 403, "Forbidden: Origin not allowed");
+      return;
+    }
+    String path = ex.path();
+    String method = ex.method();
+    if (config.path.equals(path)) {
+      switch (method) {
+        case "POST" -> post(ex);
+        case "GET" -> get(ex);
+        case "DELETE" -> delete(ex);
+        default -> notAllowed(ex, "GET, POST, DELETE");
+      }
+    } else if (config.legacy && config.legacySsePath.equals(path)) {
+      if ("GET".equals(method)) {
+        legacyGet(ex);
+      } else {
+        notAllowed(ex, "GET");
+      }
+    } else if (config.legacy && config.legacyPostPath.equals(path)) {
+      if ("POST".equals(method)) {
+        legacyPost(ex);
+      } else {
+        notAllowed(ex, "POST");
+      }
+    } else {
+      reject(ex, 404, "Not Found");
+    }
+  }
+
+  // ---------------------------------------------------------------- Streamable HTTP
+
+  private void post(Exchange ex) {
+    String accept = ex.header("Accept");
+    if (!HttpExchanges.accepts(accept, HttpExchanges.JSON) || !HttpExchanges.accepts(accept, HttpExchanges.SSE)) {
+      reject(ex, 406, "Not Acceptable: Accept must list application/json and text/event-stream");
+      return;
+    }
+    if (!HttpExchanges.isJson(ex.header("Content-Type"))) {
+      reject(ex, 415, "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    if (!versionOk(ex)) {
+      return;
+    }
+    readMessage(ex, message -> {
+      String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
+      if (sessionId == null) {
+        if (message instanceof JsonRpcMessage.Request r && McpMethods.INITIALIZE.equals(r.method())) {
+          if (!endpoint.reserveSession()) {
+            HttpExchanges.error(ex, 503, r.id(), ErrorCodes.LIMIT_EXCEEDED,
+                "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
+            return;
+          }
+          endpoint.newSession().acceptRequest(r, ex, true);
+        } else {
+          reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
+        }
+        return;
+      }
+      HttpSession session = session(sessionId, ex);
+      if (session == null) {
+        return;
+      }
+      if (message instanceof JsonRpcMessage.Request r) {
+        if (!session.acceptRequest(r, ex, false)) {
+          HttpExchanges.error(ex, 400, r.id(), ErrorCodes.INVALID_REQUEST,
+              "Invalid request: id " + r.id() + " is already in use by an open request");
+        }
+      } else {
+        session.deliver(new DecodedMessage.Valid(message));
+        HttpExchanges.empty(ex, 202, session.id);
+      }
+    });
+  }
+
+  private void get(Exchange ex) {
+    if (!HttpExchanges.accepts(ex.header("Accept"), HttpExchanges.SSE)) {
+      reject(ex, 406, "Not Acceptable: Accept must list text/event-stream");
+      return;
+    }
+    if (!versionOk(ex)) {
+      return;
+    }
+    String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
+    if (sessionId == null) {
+      reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
+      return;
+    }
+    HttpSession session = session(sessionId, ex);
+    if (session == null) {
+      return;
+    }
+    String lastEventId = ex.header(HttpExchanges.LAST_EVENT_ID);
+    SseStream stream;
+    long after = -1;
+    if (lastEventId == null) {
+      stream = session.standing();
+    } else {
+      int sep = lastEventId.indexOf('_');
+      stream = sep <= 0 ? null : session.stream(lastEventId.substring(0, sep));
+      after = sep <= 0 ? -1 : parseSeq(lastEventId.substring(sep + 1));
+      if (stream == null || after < 0) {
+        reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+        return;
+      }
+    }
+    SseSink sink = session.newSink(ex);
+    ex.keepOpen(); // keep-alive comments keep it honest
+    ex.onPeerGone(sink::fail);
+    switch (stream.attach(sink, after)) {
+      case OK -> session.touch();
+      case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
+      case GONE -> reject(ex, 404, "Session not found");
+    }
+  }
+
+  private void delete(Exchange ex) {
+    String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
+    if (sessionId == null) {
+      reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
+      return;
+    }
+    HttpSession session = session(sessionId, ex);
+    if (session != null) {
+      session.close();
+      HttpExchanges.empty(ex, 200, null);
+    }
+  }
+
+  private @Nullable HttpSession session(String id, Exchange ex) {
+    HttpSession session = endpoint.sessions.get(id);
+    if (session == null || session.isClosed()) {
+      reject(ex, 404, "Session not found");
+      return null;
+    }
+    return session;
+  }
+
+  private static boolean versionOk(Exchange ex) {
+    String v = null;
+    for (String value : ex.headers(HttpExchanges.PROTOCOL_HEADER)) {
+      if (ProtocolVersion.parse(value.trim()).isEmpty()) {
+        v = value;
+        break;
+      }
+    }
+    if (v == null) {
+      return true; // absent means 2025-03-26; every supported version is accepted
+    }
+    HttpExchanges.error(ex, 400, null, ErrorCodes.INVALID_REQUEST,
+        "Bad Request: unsupported MCP-Protocol-Version", HttpExchanges.supportedVersions(v));
+    return false;
+  }
+
+  private static long parseSeq(String s) {
+    if (s.isEmpty() || s.length() > 18) {
+      return -1;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return -1;
+      }
+    }
+    return Long.parseLong(s);
+  }
+
+  /** Reads and decodes one message; refusals (413, 400) are answered here. */
+  private void readMessage(Exchange ex, Consumer<JsonRpcMessage> then) {
+    int max = config.maxBodyBytes;
+    if (ex.contentLength() > max) {
+      reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
+      return;
+    }
+    ex.readBody(max, body -> {
+      if (body == null) {
+        reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
+        return;
+      }
+      switch (MessageCodec.decode(body)) {
+        case DecodedMessage.Valid v -> then.accept(v.message());
+        case DecodedMessage.Invalid bad -> HttpExchanges.error(ex, 400, bad.id(), bad.error().code(), bad.error().message());
+        case DecodedMessage.Batch b ->
+            reject(ex, 400, "Invalid request: batches are not supported; send one message per POST");
+      }
+    }, ex::abort);
+  }
+
+  private static void notAllowed(Exchange ex, String allow) {
+    ex.header("Allow", allow);
+    reject(ex, 405, "Method Not Allowed");
+  }
+
+  // ---------------------------------------------------------------- legacy HTTP+SSE
+
+  private void legacyGet(Exchange ex) {
+    if (!endpoint.reserveSession()) {
+      HttpExchanges.error(ex, 503, null, ErrorCodes.LIMIT_EXCEEDED,
+          "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
+      return;
+    }
+    SseSink sink = new SseSink(ex, config.queueFrames, config.queueBytes, null, System.nanoTime());
+    ex.keepOpen();
+    ex.onPeerGone(sink::fail);
+    LegacySession session = new LegacySession(endpoint, Endpoint.newSessionId(), sink);
+    endpoint.legacySessions.put(session.id, session);
+    session.open(ex.mountPrefix() + config.legacyPostPath);
+  }
+
+  private void legacyPost(Exchange ex) {
+    if (!HttpExchanges.isJson(ex.header("Content-Type"))) {
+      reject(ex, 415, "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    String id = ex.queryParameter("sessionId");
+    LegacySession session = id == null ? null : endpoint.legacySessions.get(id);
+    if (session == null) {
+      reject(ex, 404, "Session not found");
+      return;
+    }
+    readMessage(ex, message -> {
+      session.deliver(new DecodedMessage.Valid(message));
+      ex.status(202);
+      ex.write(java.nio.ByteBuffer.wrap(HttpExchanges.ascii("Accepted")), true, HttpExchanges.IGNORE);
+    });
+  }
+}

@@ -1,0 +1,288 @@
+package dev.herald.http.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One open SSE response: a bounded queue of frames and the loop that writes them.
+ *
+ * <p>Design note (DESIGN.md "Routing", "Performance"). Producers {@link #enqueue} already encoded
+ * frames from any thread; the write loop hands whatever has queued since the last write to the
+ * {@link Exchange} as one buffer (several events, one flush), so a burst costs one write, and no
+ * thread waits on a slow socket. At most one write is outstanding; its completion, on whatever
+ * thread, runs the loop again (a completion that arrives before {@code write} returns is noted
+ * and the loop continues there, so the stack never grows). The queue is bounded by count and
+ * bytes: when an offer would exceed either, the reader is too slow, the sink aborts the response
+ * (the client can resume with {@code Last-Event-ID}) and the offer returns false. Memory per
+ * stream is thus at most the queue limit plus the one batch being written. {@link #end} finishes
+ * the response after the queued frames; the logical stream may outlive this sink.
+ *
+ * <p>Thread-safe: {@link #lock} guards the queue, the flags and the loop state; the exchange is
+ * never called with the lock held.
+ */
+public final class SseSink implements Exchange.Done {
+  static final byte[] KEEP_ALIVE = ":\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] EVENT_END = {'\n', '\n'};
+
+  /** Told once when the sink is done, with the cause, or {@code null} after a clean end. */
+  interface Listener {
+    void detached(SseSink sink, @Nullable Throwable cause);
+  }
+
+  /** An SSE frame: {@code head}, then {@code json} and a blank line when {@code json} is set. */
+  record Frame(long seq, byte[] head, byte @Nullable [] json) {
+    int size() {
+      return head.length + (json == null ? 0 : json.length + 2);
+    }
+  }
+
+  /** The write loop: idle, inside {@code write}, completed inside it, or waiting for completion. */
+  private enum Loop { IDLE, CALLING, CALLED_BACK, WAITING }
+
+  private final Exchange exchange;
+  private final int maxFrames;
+  private final long maxBytes;
+  private final AtomicBoolean completed = new AtomicBoolean();
+  private final ReentrantLock lock = new ReentrantLock();
+  // guarded by lock
+  private final ArrayDeque<Frame> queue = new ArrayDeque<>();
+  private long queuedBytes;
+  private boolean ending;
+  private boolean lastWritten;
+  private long writtenSeq = -1;
+  private boolean closed;
+  private boolean overflowed;
+  private Loop loop = Loop.IDLE;
+  private @Nullable Listener listener;
+  private volatile long lastWriteNanos;
+  private final @Nullable String sessionId;
+  /** Whether this sink carries the POST exchange of its stream (set once, before sharing). */
+  volatile boolean fromPost;
+  private boolean headersSet; // touched only by the one running loop
+
+  SseSink(Exchange exchange, int maxFrames, long maxBytes, @Nullable String sessionId, long nowNanos) {
+    this.exchange = exchange;
+    this.maxFrames = maxFrames;
+    this.maxBytes = maxBytes;
+    this.lastWriteNanos = nowNanos;
+    this.sessionId = sessionId;
+  }
+
+  /** Sets who hears about the end; called once, before the first offer. */
+  void listener(Listener l) {
+    this.listener = l;
+  }
+
+  /**
+   * Queues a frame; {@link #flush} starts the write. May be called under the caller's lock.
+   *
+   * @return false if the sink is closed or ending, or the frame would overflow the queue (the
+   *     next {@link #flush} then aborts the response: its reader is too slow)
+   */
+  boolean enqueue(Frame frame) {
+    lock.lock();
+    try {
+      if (closed || ending || overflowed) {
+        return false;
+      }
+      if (queue.size() >= maxFrames || queuedBytes + frame.size() > maxBytes) {
+        overflowed = true;
+        return false;
+      }
+      queue.addLast(frame);
+      queuedBytes += frame.size();
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Asks for the response to end once the queued frames are written; {@link #flush} acts. */
+  void end() {
+    lock.lock();
+    try {
+      ending = true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Writes what is queued (or aborts after an overflow). Call without holding other locks. */
+  void flush() {
+    boolean abort;
+    lock.lock();
+    try {
+      abort = overflowed;
+    } finally {
+      lock.unlock();
+    }
+    if (abort) {
+      abort(new IOException("SSE reader too slow: outbound queue limit reached"));
+      return;
+    }
+    lock.lock();
+    try {
+      if (loop != Loop.IDLE || closed) {
+        return; // the running loop will see what was queued
+      }
+      loop = Loop.CALLING;
+    } finally {
+      lock.unlock();
+    }
+    run();
+  }
+
+  /** Aborts the response now; queued frames are dropped. */
+  void fail(Throwable cause) {
+    abort(cause);
+  }
+
+  /** The sequence number of the last event handed to the exchange, or -1. */
+  long writtenSeq() {
+    lock.lock();
+    try {
+      return writtenSeq;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Bytes queued and not yet handed to the exchange. */
+  public long queuedBytes() {
+    lock.lock();
+    try {
+      return queuedBytes;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  long lastWriteNanos() {
+    return lastWriteNanos;
+  }
+
+  /** The loop: writes batches until the queue is empty or a write is left pending. */
+  private void run() {
+    while (true) {
+      ByteBuffer batch = null;
+      boolean last = false;
+      boolean over = false;
+      lock.lock();
+      try {
+        if (closed || lastWritten) {
+          loop = Loop.IDLE;
+          over = !closed; // the last write completed: the response is over
+        } else if (!queue.isEmpty()) {
+          batch = takeLocked();
+          loop = Loop.CALLING;
+        } else if (ending) {
+          lastWritten = true;
+          last = true;
+          batch = ByteBuffer.allocate(0);
+          loop = Loop.CALLING;
+        } else {
+          loop = Loop.IDLE;
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (batch == null) {
+        if (over) {
+          finish(null);
+        }
+        return;
+      }
+      lastWriteNanos = System.nanoTime();
+      if (!headersSet) {
+        // Only the loop touches the response, so a sink that never writes leaves the exchange
+        // free for another answer (a 409, say).
+        headersSet = true;
+        exchange.status(200);
+        exchange.header("Content-Type", "text/event-stream");
+        exchange.header("Cache-Control", "no-cache");
+        exchange.header("X-Accel-Buffering", "no");
+        if (sessionId != null) {
+          exchange.header(HttpExchanges.SESSION_HEADER, sessionId);
+        }
+      }
+      exchange.write(batch, last, this);
+      lock.lock();
+      try {
+        if (loop != Loop.CALLED_BACK) {
+          loop = Loop.WAITING;
+          return; // succeeded() runs the loop on
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+  }
+
+  /** Everything queued, as one buffer. */
+  private ByteBuffer takeLocked() {
+    ByteBuffer batch = ByteBuffer.allocate((int) queuedBytes);
+    for (Frame f; (f = queue.pollFirst()) != null; ) {
+      batch.put(f.head());
+      if (f.json() != null) {
+        batch.put(f.json()).put(EVENT_END);
+      }
+      if (f.seq() >= 0) {
+        writtenSeq = f.seq();
+      }
+    }
+    queuedBytes = 0;
+    return batch.flip();
+  }
+
+  /** A write completed. */
+  @Override
+  public void succeeded() {
+    lock.lock();
+    try {
+      if (loop == Loop.CALLING) {
+        loop = Loop.CALLED_BACK; // run() continues after write() returns
+        return;
+      }
+      loop = Loop.CALLING;
+    } finally {
+      lock.unlock();
+    }
+    run();
+  }
+
+  /** A write failed: the connection is gone. */
+  @Override
+  public void failed(Throwable cause) {
+    finish(cause);
+  }
+
+  private void abort(Throwable cause) {
+    if (!completed.get()) {
+      finish(cause);
+      exchange.abort(cause); // a write stuck on a reader that never reads fails with it
+    }
+  }
+
+  private void finish(@Nullable Throwable cause) {
+    Listener l;
+    lock.lock();
+    try {
+      closed = true;
+      queue.clear();
+      queuedBytes = 0;
+      l = listener;
+    } finally {
+      lock.unlock();
+    }
+    if (!completed.compareAndSet(false, true)) {
+      return;
+    }
+    if (l != null) {
+      l.detached(this, cause);
+    }
+  }
+}

@@ -1,0 +1,273 @@
+package dev.herald.http.servlet;
+
+import dev.herald.http.EventStore;
+import dev.herald.http.McpHttpServer;
+import dev.herald.http.internal.Endpoint;
+import dev.herald.http.internal.EndpointConfig;
+import dev.herald.server.McpServer;
+import dev.herald.server.ServerSession;
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
+import dev.herald.wire.RequestId;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletConfig;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Serves an {@link McpServer} from a Jakarta Servlet 6 container (Tomcat 10.1+, Jetty 12 ee10,
+ * Undertow, Spring Boot 3): the Streamable HTTP transport (protocol versions 2025-03-26 to
+ * 2025-11-25) at the servlet's mapping, and the 2024-11-05 HTTP+SSE transport beneath it. The
+ * protocol code is {@link McpHttpServer}'s, so everything its documentation says about the
+ * endpoint, sessions, routing, resumability, backpressure and limits holds here too; only how the
+ * bytes reach the container differs.
+ *
+ * <p><b>Mounting.</b> Register the instance with async support and map it to a path ending in
+ * {@code /*}; the endpoint is the mapping itself. With {@code /mcp/*}: Streamable HTTP is {@code
+ * /mcp} (and {@code /mcp/}), the legacy stream {@code /mcp/sse}, its POST URL {@code
+ * /mcp/messages}. In a plain servlet container:
+ *
+ * {@snippet :
+ * McpServlet servlet = McpServlet.builder()
+ *     .server(server)                       // an McpServer
+ *     .allowedHosts("mcp.example.com:443")  // what clients put in Host, if not loopback
+ *     .build();
+ * ServletRegistration.Dynamic mcp = servletContext.addServlet("mcp", servlet);
+ * mcp.setAsyncSupported(true);              // required: McpServlet never blocks a thread
+ * mcp.addMapping("/mcp/*");
+ * }
+ *
+ * In Spring Boot, expose it as a bean; {@code ServletRegistrationBean} turns async support on by
+ * default, and the servlet's {@code destroy} (called when the context closes) ends its sessions:
+ *
+ * {@snippet :
+ * @Bean
+ * ServletRegistrationBean<McpServlet> mcp(McpServer server) {
+ *   var bean = new ServletRegistrationBean<>(McpServlet.builder().server(server).build(), "/mcp/*");
+ *   bean.setAsyncSupported(true);
+ *   return bean;
+ * }
+ * }
+ *
+ * <p><b>Host and Origin.</b> {@code Host}, and {@code Origin} when present, must name a loopback
+ * address ({@code 127.0.0.1}, {@code localhost}, {@code [::1]}) with the port the request
+ * arrived on, or be on {@link Builder#allowedHosts}/{@link Builder#allowedOrigins}; otherwise
+ * 403. Behind a proxy or on a public name, list the names clients use.
+ *
+ * <p><b>Threading.</b> Every request is put in async mode at once: the container thread returns
+ * as soon as the request is dispatched; bodies are read with a {@code ReadListener} and answers
+ * written with a {@code WriteListener}; handlers run on the session engine's virtual threads; an
+ * open stream or a waiting request holds no thread. Thread-safe. The housekeeping timer (idle
+ * sessions, keep-alive comments) runs from {@link #init} to {@link #destroy}.
+ */
+public final class McpServlet extends HttpServlet {
+  private final Endpoint endpoint;
+
+  private McpServlet(Endpoint endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  /** A new builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public void init(ServletConfig config) throws ServletException {
+    super.init(config);
+    endpoint.start();
+  }
+
+  /**
+   * Handles every method itself: each request goes async and is answered without blocking.
+   *
+   * @throws ServletException if the servlet was registered without async support
+   */
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+    if (!request.isAsyncSupported()) {
+      throw new ServletException("McpServlet must be registered with asyncSupported=true");
+    }
+    AsyncContext async = request.startAsync();
+    async.setTimeout(0); // a call may run long; streams stay open; the sweep handles idleness
+    endpoint.handle(new ServletExchange(request, response, async));
+  }
+
+  /** Ends every session and stops the housekeeping timer. */
+  @Override
+  public void destroy() {
+    endpoint.close();
+    super.destroy();
+  }
+
+  /** Open sessions, both transports. */
+  public int sessionCount() {
+    return endpoint.sessionCount();
+  }
+
+  /** How many stream connections were closed because their reader fell behind. */
+  public long slowReaderCloseCount() {
+    return endpoint.slowReaderCloseCount();
+  }
+
+  /**
+   * Closes the connection of one request's SSE stream without ending the stream (SSE polling);
+   * see {@link McpHttpServer#closeSseStream}.
+   *
+   * @return false if the session is not served here, is older than 2025-11-25, or the request
+   *     has no open stream
+   */
+  public boolean closeSseStream(ServerSession session, RequestId request) {
+    return endpoint.closeSseStream(session, request);
+  }
+
+  /**
+   * Builds an {@link McpServlet}. The settings are {@link McpHttpServer.Builder}'s, minus those
+   * the container owns (address, port, path). Setters validate at once and name the problem.
+   * Not thread-safe.
+   */
+  public static final class Builder {
+    private final EndpointConfig.Builder config = EndpointConfig.builder();
+
+    private Builder() {
+      config.path("/");
+    }
+
+    /** The MCP server to serve (required). */
+    public Builder server(McpServer server) {
+      config.server(server);
+      return this;
+    }
+
+    /**
+     * Whether to serve the 2024-11-05 HTTP+SSE transport too (default true), at {@code
+     * ssePath} (GET) and {@code postPath} (POST) beneath the servlet's mapping (defaults {@code
+     * /sse} and {@code /messages}).
+     *
+     * @throws IllegalArgumentException if a path does not start with {@code /}
+     */
+    public Builder legacySse(boolean enabled, String ssePath, String postPath) {
+      config.legacySse(enabled, ssePath, postPath);
+      return this;
+    }
+
+    /** Whether to serve the 2024-11-05 HTTP+SSE transport at {@code sse} and {@code messages}. */
+    public Builder legacySse(boolean enabled) {
+      config.legacySse(enabled);
+      return this;
+    }
+
+    /** See {@link McpHttpServer.Builder#allowedOrigins}; loopback origins are always accepted. */
+    public Builder allowedOrigins(String... origins) {
+      config.allowedOrigins(origins);
+      return this;
+    }
+
+    /** See {@link McpHttpServer.Builder#allowedHosts}; loopback hosts are always accepted. */
+    public Builder allowedHosts(String... hosts) {
+      config.allowedHosts(hosts);
+      return this;
+    }
+
+    /**
+     * Most open sessions (default 1024).
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
+    public Builder maxSessions(int max) {
+      config.maxSessions(max);
+      return this;
+    }
+
+    /**
+     * How long an unused session lives (default 10 minutes).
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder sessionIdleTimeout(Duration timeout) {
+      config.sessionIdleTimeout(timeout);
+      return this;
+    }
+
+    /**
+     * Largest POST body accepted (default 4 MiB); larger is 413.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
+    public Builder maxBodyBytes(int max) {
+      config.maxBodyBytes(max);
+      return this;
+    }
+
+    /** Where SSE events are kept for resumption (default {@link EventStore#inMemory} of 512). */
+    public Builder eventStore(EventStore store) {
+      config.eventStore(store);
+      return this;
+    }
+
+    /**
+     * Each stream connection's outbound queue (default 1024 events, 4 MiB).
+     *
+     * @throws IllegalArgumentException if either is less than 1
+     */
+    public Builder streamQueueLimit(int events, long bytes) {
+      config.streamQueueLimit(events, bytes);
+      return this;
+    }
+
+    /**
+     * SSE polling: see {@link McpHttpServer.Builder#ssePollingInterval}.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder ssePollingInterval(Duration interval) {
+      config.ssePollingInterval(interval);
+      return this;
+    }
+
+    /**
+     * The {@code retry} sent at the start of every stream (default 1 s).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder sseRetry(Duration retry) {
+      config.sseRetry(retry);
+      return this;
+    }
+
+    /**
+     * How long a standing stream may stay silent before a keep-alive comment (default 15 s).
+     *
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder sseKeepAlive(Duration interval) {
+      config.sseKeepAlive(interval);
+      return this;
+    }
+
+    /** The clock for session idleness (default {@link Ticker#system()}). */
+    public Builder ticker(Ticker ticker) {
+      config.ticker(ticker);
+      return this;
+    }
+
+    /** The timer for housekeeping and SSE polling (default {@link Scheduler#system()}). */
+    public Builder scheduler(Scheduler scheduler) {
+      config.scheduler(scheduler);
+      return this;
+    }
+
+    /**
+     * The servlet, ready to register.
+     *
+     * @throws IllegalStateException if no {@link #server} was given, or the legacy paths collide
+     */
+    public McpServlet build() {
+      return new McpServlet(new Endpoint(config.build()));
+    }
+  }
+}
