@@ -14,6 +14,7 @@ import tools.jackson.databind.JsonNode;
  * table exactly once, through {@link #finish}.
  */
 final class PendingCall implements OutboundCall {
+  private static final System.Logger LOG = System.getLogger("dev.herald.session.progress");
   private final SessionEngine engine;
   private final RequestId id;
   private final String method;
@@ -128,6 +129,13 @@ final class PendingCall implements OutboundCall {
     }
     if (tracker != null) {
       registry.close(tracker, how);
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        ProgressRecord r = tracker.record();
+        LOG.log(System.Logger.Level.DEBUG,
+            "{0} {1} ended by {2}: progress token {3}, {4} accepted, {5} refused {6}, {7} rendered, last {8}, total {9}, {10} ms",
+            method, id, how, r.tokenHash(), r.accepted(), r.rejectedTotal(), r.rejected(), r.rendered(),
+            r.lastProgress(), r.totalKnown() ? "known" : "unknown", r.elapsed().toMillis());
+      }
     }
     callbacks.execute(() -> {
       if (failure != null) {

@@ -109,6 +109,8 @@ class CancellationTest {
         b -> {})) {
       OutboundCall call = p.client.request("tools/call", null);
       await(reverseStarted, "the reverse request reaches the client");
+      // The reverse request can reach the client before the handler has stored its handle.
+      await(() -> reverseCall.get() != null, "the handler holds its reverse call");
       RequestId reverseId = reverseCall.get().id();
 
       call.cancel("stop everything");

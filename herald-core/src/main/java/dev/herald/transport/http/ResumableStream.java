@@ -32,6 +32,7 @@ final class ResumableStream {
   private final @Nullable RequestId requestId;
   private String lastEventId = "";
   private long retryMillis = -1;
+  private static final Duration RETRY_MARGIN = Duration.ofMillis(40);
 
   ResumableStream(StreamableHttpClientTransport transport, @Nullable RequestId requestId) {
     this.transport = transport;
@@ -92,7 +93,13 @@ final class ResumableStream {
         giveUp("the stream ended and " + failures + " reconnection attempts failed");
         return;
       }
-      if (!sleep(policy.delay(retryMillis, failures)) || !wanted()) {
+      Duration wait = policy.delay(retryMillis, failures);
+      if (retryMillis >= 0) {
+        // The client MUST wait retry ms; a small margin keeps that true however the two sides
+        // measure it (the server's clock starts when it closes, ours when we read the end).
+        wait = wait.plus(RETRY_MARGIN);
+      }
+      if (!sleep(wait) || !wanted()) {
         return;
       }
       HttpResponse<InputStream> response;
