@@ -19,6 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -180,7 +182,14 @@ public final class McpHttpServer implements AutoCloseable {
       threads.setName("herald-http");
       threads.setDaemon(true);
       Server s = new Server(threads);
-      ServerConnector c = new ServerConnector(s, 1, 1);
+      // Jetty's per-connection header-field cache (HttpConfiguration.headerCacheSize, 1024 by
+      // default) is built on a connection's second request as an ArrayTrie of about 80 KB and kept
+      // for the connection's life. MCP clients reuse a pooled connection for the standing GET, so
+      // each idle session held one: 92 KB per idle session instead of about 8 (docs/benchmarks.md,
+      // "List-change fan-out"). Parsing a few headers without it costs a few small objects.
+      HttpConfiguration config = new HttpConfiguration();
+      config.setHeaderCacheSize(0);
+      ServerConnector c = new ServerConnector(s, 1, 1, new HttpConnectionFactory(config));
       c.setHost(host);
       c.setPort(requestedPort);
       s.addConnector(c);
