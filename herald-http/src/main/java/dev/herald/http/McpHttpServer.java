@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -138,10 +140,16 @@ public final class McpHttpServer implements AutoCloseable {
       threads.setName("herald-http");
       threads.setDaemon(true);
       Server s = new Server(threads);
-      org.eclipse.jetty.server.HttpConfiguration config = new org.eclipse.jetty.server.HttpConfiguration();
+      // Jetty's per-connection header-field cache (HttpConfiguration.headerCacheSize, 1024 by
+      // default) is built on a connection's second request as an ArrayTrie of about 80 KB and kept
+      // for the connection's life. MCP clients reuse a pooled connection for the standing GET, so
+      // each idle session held one: 92 KB per idle session instead of about 8 (docs/benchmarks.md,
+      // "List-change fan-out"). Parsing a few headers without it costs a few small objects.
+      HttpConfiguration config = new HttpConfiguration();
+      config.setHeaderCacheSize(0);
       config.setSendServerVersion(false); // no internals in responses
       config.setSendXPoweredBy(false);
-      ServerConnector c = new ServerConnector(s, 1, 1, new org.eclipse.jetty.server.HttpConnectionFactory(config));
+      ServerConnector c = new ServerConnector(s, 1, 1, new HttpConnectionFactory(config));
       c.setHost(host);
       c.setPort(requestedPort);
       s.addConnector(c);
