@@ -68,10 +68,10 @@ final class WatchCommand implements Callable<Integer> {
       try {
         c = target.connect(McpClient.builder()
             .onLog(m -> print(out, CallCommand.logLine(m)))
-            .onToolsListChanged(() -> print(out, "tools/list_changed")), verbose, err);
+            .onListChanged(McpClient.Area.TOOLS, () -> print(out, "tools/list_changed"))
+            .onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"))
+            .onListChanged(McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed")), verbose, err);
         client.set(c);
-        c.onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"));
-        c.onListChanged(McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed"));
         for (String uri : resources) {
           c.subscribe(uri, u -> print(out, "resources/updated " + u.uri()));
         }

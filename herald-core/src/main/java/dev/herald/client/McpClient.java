@@ -518,9 +518,8 @@ public final class McpClient implements AutoCloseable {
     Listeners(Builder b) {
       this.logs = new CopyOnWriteArrayList<>(b.logListeners);
       for (Area a : Area.values()) {
-        listChanged.put(a, new CopyOnWriteArrayList<>());
+        listChanged.put(a, new CopyOnWriteArrayList<>(b.listChangedListeners.get(a)));
       }
-      listChanged.get(Area.TOOLS).addAll(b.toolsChangedListeners);
     }
 
     void run(Runnable task) {
@@ -552,7 +551,8 @@ public final class McpClient implements AutoCloseable {
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private final List<Consumer<LoggingMessageParams>> logListeners = new ArrayList<>();
-    private final List<Runnable> toolsChangedListeners = new ArrayList<>();
+    private final java.util.EnumMap<Area, List<Runnable>> listChangedListeners = new java.util.EnumMap<>(Map.of(
+        Area.TOOLS, new ArrayList<>(), Area.PROMPTS, new ArrayList<>(), Area.RESOURCES, new ArrayList<>()));
     private @Nullable SamplingHandler sampling;
     private @Nullable ElicitationHandler elicitation;
     private @Nullable List<Root> roots;
@@ -626,7 +626,16 @@ public final class McpClient implements AutoCloseable {
      * transport's reader, on the same thread as log listeners.
      */
     public Builder onToolsListChanged(Runnable listener) {
-      toolsChangedListeners.add(Objects.requireNonNull(listener));
+      return onListChanged(Area.TOOLS, listener);
+    }
+
+    /**
+     * A listener for an area's {@code list_changed}, registered before the handshake so no change
+     * is missed: the area's cache is stale and its next use refetches it. Called in arrival order,
+     * off the transport's reader.
+     */
+    public Builder onListChanged(Area area, Runnable listener) {
+      listChangedListeners.get(Objects.requireNonNull(area, "area")).add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
