@@ -1,13 +1,23 @@
 package dev.herald.interop;
 
 import dev.herald.transport.stdio.SubprocessTransport;
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -41,6 +51,70 @@ final class JavaSdkPeer {
       }
     }
     return String.join(File.pathSeparator, cp);
+  }
+
+  /** {@link JavaSdkServerMain} over the SDK's Streamable HTTP servlet: the process and its endpoint. */
+  record HttpServer(Process process, URI uri, BlockingQueue<String> standingStreams) implements AutoCloseable {
+    /** Waits (bounded) until the servlet holds a standing GET stream open for this session. */
+    void awaitStandingStream(String sessionId) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (System.nanoTime() < deadline) {
+        String line = standingStreams.poll(100, TimeUnit.MILLISECONDS);
+        if (line != null && line.startsWith("STANDING " + sessionId + " ")) {
+          return;
+        }
+      }
+      throw new AssertionError("the SDK server did not take a standing GET stream for session " + sessionId);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      try {
+        process.getOutputStream().close(); // its cue to stop
+      } catch (IOException e) {
+        // gone already
+      }
+      if (!process.waitFor(5, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(5, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** Starts {@code JavaSdkServerMain --http} and waits (bounded) for the port it prints. */
+  static HttpServer httpServer() throws IOException, InterruptedException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process p = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-cp", classpath(), JavaSdkServerMain.class.getName(), "--http")
+        .redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    CompletableFuture<String> portLine = new CompletableFuture<>();
+    BlockingQueue<String> standing = new LinkedBlockingQueue<>();
+    Thread.ofPlatform().daemon().name("java-sdk-http-server-stdout").start(() -> {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (!portLine.isDone() && line.startsWith("PORT ")) {
+            portLine.complete(line);
+          } else if (line.startsWith("STANDING ")) {
+            standing.add(line);
+            System.err.println("[java-sdk-http-server] " + line);
+          } else {
+            System.err.println("[java-sdk-http-server] " + line);
+          }
+        }
+        portLine.completeExceptionally(new IOException("the SDK server ended without printing its port"));
+      } catch (IOException e) {
+        portLine.completeExceptionally(e);
+      }
+    });
+    try {
+      int port = Integer.parseInt(portLine.get(20, TimeUnit.SECONDS).substring(5).trim());
+      return new HttpServer(p, URI.create("http://127.0.0.1:" + port + "/mcp"), standing);
+    } catch (ExecutionException | TimeoutException | RuntimeException e) {
+      p.destroyForcibly();
+      throw new IOException("the SDK's HTTP server did not start", e);
+    }
   }
 
   static SubprocessTransport stdioServer() {

@@ -6,6 +6,7 @@ import io.modelcontextprotocol.server.McpServerFeatures.SyncResourceSpecificatio
 import io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -30,6 +31,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,21 +41,30 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import java.util.EnumSet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * A server built with the official MCP Java SDK (2.1.0) over its {@link StdioServerTransportProvider},
- * run as a subprocess by {@link JavaSdkServerIT}. Its tools mirror interop/ts/server.mjs: progress,
+ * run as a subprocess by {@link JavaSdkServerIT}, or with {@code --http} over its Streamable HTTP
+ * servlet in Jetty, run by {@link JavaSdkHttpServerIT}. Its tools mirror interop/ts/server.mjs: progress,
  * logs, list changes, resource updates and the three reverse calls. Written against the SDK's
- * public API only; stdout carries nothing but JSON-RPC (SLF4J is bound to slf4j-nop).
+ * public API only; stdout carries nothing but JSON-RPC, or the port line (SLF4J is bound to slf4j-nop).
  */
 public final class JavaSdkServerMain {
   static final String COUNTER_URI = "demo://counter";
 
   private JavaSdkServerMain() {}
 
-  public static void main(String[] args) throws InterruptedException {
-    var mapper = McpJsonDefaults.getMapper();
-    // Ends the process when the client closes our stdin (the SDK's transport only stops reading).
+  public static void main(String[] args) throws Exception {
+    // Ends the process when the parent closes our stdin (the SDK's stdio transport only stops reading).
     CountDownLatch eof = new CountDownLatch(1);
     InputStream in = new FilterInputStream(System.in) {
       @Override
@@ -73,8 +84,73 @@ public final class JavaSdkServerMain {
         return n;
       }
     };
-    var transport = new StdioServerTransportProvider(mapper, in, System.out);
+    if (args.length > 0 && args[0].equals("--http")) {
+      http(in, eof);
+      return;
+    }
+    var transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(), in, System.out);
     McpSyncServer[] self = new McpSyncServer[1];
+    self[0] = configure(McpServer.sync(transport), self).build();
+    eof.await();
+    self[0].close();
+    System.exit(0);
+  }
+
+  /**
+   * {@code --http}: the same server over the SDK's Streamable HTTP servlet
+   * ({@link HttpServletStreamableServerTransportProvider}) in Jetty 12 (ee10) on 127.0.0.1 and a free
+   * port, printed as {@code PORT <n>} on stdout (then only {@code STANDING} lines, see below);
+   * {@code /mcp} is the endpoint. Ends when stdin closes.
+   */
+  private static void http(InputStream in, CountDownLatch eof) throws Exception {
+    var transport = HttpServletStreamableServerTransportProvider.builder()
+        .jsonMapper(McpJsonDefaults.getMapper())
+        .mcpEndpoint("/mcp")
+        .build();
+    McpSyncServer[] self = new McpSyncServer[1];
+    self[0] = configure(McpServer.sync(transport), self).build();
+
+    Server jetty = new Server();
+    ServerConnector connector = new ServerConnector(jetty, 1, 1);
+    connector.setHost("127.0.0.1");
+    connector.setPort(0);
+    jetty.addConnector(connector);
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    ServletHolder holder = new ServletHolder(transport);
+    holder.setAsyncSupported(true); // the SDK answers on SSE through AsyncContext
+    context.addServlet(holder, "/mcp");
+    // Test instrumentation, outside the SDK: a line on stdout once the servlet has taken a GET
+    // (its standing stream) and returned with the stream held open, so a test can wait for it
+    // before making the server broadcast (the SDK drops a broadcast for a session without one).
+    context.addFilter(new FilterHolder((Filter) (request, response, chain) -> {
+      chain.doFilter(request, response);
+      if (request instanceof HttpServletRequest http && http.getMethod().equals("GET") && request.isAsyncStarted()) {
+        System.out.println("STANDING " + http.getHeader("Mcp-Session-Id") + " committed=" + response.isCommitted());
+        System.out.flush();
+      }
+    }), "/mcp", EnumSet.of(DispatcherType.REQUEST));
+    jetty.setHandler(context);
+    jetty.start();
+    System.out.println("PORT " + connector.getLocalPort());
+    System.out.flush();
+
+    Thread.ofPlatform().daemon().start(() -> {
+      try {
+        in.transferTo(OutputStream.nullOutputStream());
+      } catch (IOException e) {
+        // treated as the end below
+      }
+      eof.countDown();
+    });
+    eof.await();
+    self[0].close();
+    jetty.stop();
+    System.exit(0);
+  }
+
+  /** The tools and the counter resource, on either transport's builder. */
+  private static McpServer.SyncSpecification<?> configure(McpServer.SyncSpecification<?> spec, McpSyncServer[] self) {
     AtomicLong counter = new AtomicLong();
     AtomicInteger dummies = new AtomicInteger();
 
@@ -82,7 +158,7 @@ public final class JavaSdkServerMain {
         Resource.builder(COUNTER_URI, "counter").description("A counter that update_resource increments").mimeType("text/plain").build(),
         (ex, req) -> new ReadResourceResult(List.of(new TextResourceContents(req.uri(), "text/plain", Long.toString(counter.get())))));
 
-    self[0] = McpServer.sync(transport)
+    return spec
         .serverInfo("java-sdk-peer", "2.1.0")
         .capabilities(ServerCapabilities.builder().tools(true).resources(true, true).logging().build())
         .tools(
@@ -116,12 +192,7 @@ public final class JavaSdkServerMain {
               ListRootsResult r = ex.listRoots();
               return text(r.roots().stream().map(Root::uri).collect(Collectors.joining(",")));
             }))
-        .resources(resource)
-        .build();
-
-    eof.await();
-    self[0].close();
-    System.exit(0);
+        .resources(resource);
   }
 
   private static CallToolResult slow(McpSyncServerExchange ex, CallToolRequest req) {
