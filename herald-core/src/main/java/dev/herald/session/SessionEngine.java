@@ -250,10 +250,15 @@ public final class SessionEngine {
   }
 
   boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
+    if (call.isDone()) {
+      return false;
+    }
+    // Free the entry before the caller can observe the failure (finish completes the future on
+    // another thread); a response racing this removal finds no entry and is counted as late.
+    pending.remove(call.id(), call);
     if (!call.finish(how, null, failure, progress)) {
       return false;
     }
-    pending.remove(call.id(), call);
     if (!closed.get()) {
       try {
         transport.send(
