@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
@@ -10,7 +11,6 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
-import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.util.List;
@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -286,7 +287,7 @@ public final class ServerSession {
       return;
     }
     try {
-      engine.notify(area.method(), null, null);
+      engine.notify(area.notification(), null);
     } catch (RuntimeException e) {
       gate.sendFailed();
     }
@@ -312,10 +313,28 @@ public final class ServerSession {
     if (gate.log(level) != NotificationGate.Verdict.SEND) {
       return;
     }
-    LoggingMessageParams params =
-        new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
     try {
-      engine.notify(McpMethods.MESSAGE, McpJson.toObject(params), relatedTo);
+      engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
+    } catch (RuntimeException e) {
+      gate.sendFailed();
+    }
+  }
+
+  static LoggingMessageParams logParams(LoggingLevel level, @Nullable String logger, Object data) {
+    return new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
+  }
+
+  /**
+   * A server-wide log: as {@link #log(LoggingLevel, String, Object)}, but the message is encoded
+   * once for all sessions ({@code shared} encodes on its first call, from the one fanning-out
+   * thread) and only if some gate admits it.
+   */
+  void log(LoggingLevel level, Supplier<EncodedMessage> shared) {
+    if (gate.log(level) != NotificationGate.Verdict.SEND) {
+      return;
+    }
+    try {
+      engine.notify(shared.get(), null);
     } catch (RuntimeException e) {
       gate.sendFailed();
     }
@@ -326,14 +345,21 @@ public final class ServerSession {
   /**
    * Sends {@code notifications/resources/updated} for {@code uri} if the gate allows it (operating,
    * {@code resources.subscribe} declared, and this session subscribed to it); false if not sent.
+   * {@code shared} is the notification, encoded once for every subscriber (see {@link
+   * McpServer#notifyResourceUpdated}).
    */
   boolean resourceUpdated(String uri) {
+    return resourceUpdated(uri, () -> EncodedMessage.of(McpServer.resourceUpdatedMessage(uri)));
+  }
+
+  /** As {@link #resourceUpdated(String)}, with the notification encoded once for all subscribers. */
+  boolean resourceUpdated(String uri, Supplier<EncodedMessage> shared) {
     boolean subscribed = server.subscriptions.isSubscribed(this, uri);
     if (gate.resourceUpdated(subscribed) != NotificationGate.Verdict.SEND) {
       return false;
     }
     try {
-      engine.notify(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)), null);
+      engine.notify(shared.get(), null);
       return true;
     } catch (RuntimeException e) {
       gate.sendFailed();

@@ -4,6 +4,7 @@ import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CancelledNotificationParams;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpException;
@@ -242,6 +243,25 @@ public final class SessionEngine {
       throw new TransportException("session closed");
     }
     transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+  }
+
+  /**
+   * Sends a notification that is already encoded: a server fanning one notification out to many
+   * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
+   * RequestId)}).
+   *
+   * @param relatedTo the inbound request it belongs to, or {@code null}
+   * @throws IllegalArgumentException if the message is not a notification
+   * @throws TransportException if the session is closed or the write fails
+   */
+  public void notify(EncodedMessage notification, @Nullable RequestId relatedTo) {
+    if (!(notification.message() instanceof JsonRpcMessage.Notification)) {
+      throw new IllegalArgumentException("not a notification: " + notification.message());
+    }
+    if (closed.get()) {
+      throw new TransportException("session closed");
+    }
+    transport.send(notification, relatedTo);
   }
 
   /** Asks the transport to close one inbound request's stream for polling (see {@link Transport#pollStream}). */

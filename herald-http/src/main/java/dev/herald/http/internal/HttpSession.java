@@ -5,6 +5,7 @@ import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * response is related to its own id); failing that, the standing stream, which exists from the
  * first message that needs it, so what arrives before any GET waits in its bounded store and is
  * flushed when a GET opens. A response never goes on the standing stream. Each message is
- * encoded once, here. Inbound frames are handed to the engine one at a time ({@link
+ * encoded once, here, or once per fan-out by the server ({@link
+ * Transport#send(EncodedMessage, RequestId)}). Inbound frames are handed to the engine one at a time ({@link
  * #inboundLock}), as the transport SPI promises.
  *
  * <p>Thread-safe. {@link #streamsLock} guards {@link #streams}; it is never held while taking a
@@ -162,7 +164,17 @@ public final class HttpSession {
     if (closed) {
       throw new TransportException("session " + id + " is closed");
     }
-    byte[] json = MessageCodec.encode(message);
+    route(message, MessageCodec.encode(message), relatedTo);
+  }
+
+  /**
+   * As {@link #route(JsonRpcMessage, RequestId)} with the message already encoded ({@code json},
+   * possibly shared with other sessions: it is stored and written as it is, never modified).
+   */
+  void route(JsonRpcMessage message, byte[] json, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
     RequestId key = relatedTo;
     boolean failedInit = false;
     if (message instanceof JsonRpcMessage.Response r) {
@@ -352,6 +364,12 @@ public final class HttpSession {
     @Override
     public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
       route(message, relatedTo);
+    }
+
+    /** A notification encoded once for many sessions: routed with its shared bytes. */
+    @Override
+    public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+      route(encoded.message(), encoded.bytes(), relatedTo);
     }
 
     @Override
