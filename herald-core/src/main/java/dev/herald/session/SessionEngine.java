@@ -16,6 +16,8 @@ import dev.herald.wire.ProgressToken;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -24,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -70,11 +71,30 @@ public final class SessionEngine {
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
 
-  private final LongAdder unknownNotifications = new LongAdder();
-  private final LongAdder lateResponses = new LongAdder();
-  private final LongAdder ignoredCancellations = new LongAdder();
-  private final LongAdder progressRefused = new LongAdder();
-  private final LongAdder invalidFrames = new LongAdder();
+  // Diagnostic counters: plain volatile fields bumped atomically through VarHandles (no object
+  // per counter: an idle session must stay small; increments are rare, so contention is too).
+  private volatile long unknownNotifications;
+  private volatile long lateResponses;
+  private volatile long ignoredCancellations;
+  private volatile long progressRefused;
+  private volatile long invalidFrames;
+  private static final VarHandle UNKNOWN_NOTIFICATIONS = counter("unknownNotifications");
+  private static final VarHandle LATE_RESPONSES = counter("lateResponses");
+  private static final VarHandle IGNORED_CANCELLATIONS = counter("ignoredCancellations");
+  private static final VarHandle PROGRESS_REFUSED = counter("progressRefused");
+  private static final VarHandle INVALID_FRAMES = counter("invalidFrames");
+
+  private static VarHandle counter(String field) {
+    try {
+      return MethodHandles.lookup().findVarHandle(SessionEngine.class, field, long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private void count(VarHandle counter) {
+    counter.getAndAdd(this, 1L);
+  }
 
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
@@ -145,13 +165,13 @@ public final class SessionEngine {
 
   public EngineStats stats() {
     return new EngineStats(
-        unknownNotifications.sum(),
-        lateResponses.sum(),
-        ignoredCancellations.sum(),
+        unknownNotifications,
+        lateResponses,
+        ignoredCancellations,
         progress.unknownCount(),
         progress.lateCount(),
-        progressRefused.sum(),
-        invalidFrames.sum());
+        progressRefused,
+        invalidFrames);
   }
 
   /** Requests still waiting for a response. */
@@ -311,7 +331,7 @@ public final class SessionEngine {
     switch (frame) {
       case DecodedMessage.Valid v -> onMessage(v.message());
       case DecodedMessage.Invalid bad -> {
-        invalidFrames.increment();
+        count(INVALID_FRAMES);
         LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
         if (bad.answerable()) {
           sendQuietly(MessageCodec.errorFor(bad), bad.id());
@@ -320,7 +340,7 @@ public final class SessionEngine {
       case DecodedMessage.Batch batch -> {
         ProtocolVersion v = version;
         if (v == null || !v.batching()) {
-          invalidFrames.increment();
+          count(INVALID_FRAMES);
           sendQuietly(
               new JsonRpcMessage.Error(
                   null,
@@ -357,7 +377,7 @@ public final class SessionEngine {
   private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.remove(id);
     if (call == null) {
-      lateResponses.increment();
+      count(LATE_RESPONSES);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
@@ -366,7 +386,7 @@ public final class SessionEngine {
         : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
-      lateResponses.increment();
+      count(LATE_RESPONSES);
       LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
     }
   }
@@ -403,7 +423,7 @@ public final class SessionEngine {
     }
     ProgressReporter reporter = token == null
         ? ProgressReporter.NONE
-        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, progressRefused);
+        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, () -> count(PROGRESS_REFUSED));
     InboundCall call = new InboundCall(this, r, reporter, token);
     if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
       sendQuietly(
@@ -474,7 +494,7 @@ public final class SessionEngine {
       default -> {
         NotificationHandler h = notifications.get(n.method());
         if (h == null) {
-          unknownNotifications.increment();
+          count(UNKNOWN_NOTIFICATIONS);
           LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
           return;
         }
@@ -492,16 +512,16 @@ public final class SessionEngine {
     try {
       p = McpJson.fromTree(params, CancelledNotificationParams.class);
     } catch (McpException e) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       return;
     }
     if (p.requestId() == null) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       return;
     }
     InboundCall call = inFlight.get(p.requestId());
     if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
       return;
     }

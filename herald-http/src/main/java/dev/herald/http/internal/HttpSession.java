@@ -11,12 +11,13 @@ import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -33,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * Transport#send(EncodedMessage, RequestId)}). Inbound frames are handed to the engine one at a time ({@link
  * #inboundLock}), as the transport SPI promises.
  *
- * <p>Thread-safe. {@link #streamsLock} guards {@link #streams}; it is never held while taking a
- * stream's lock.
+ * <p>Thread-safe. {@link #streams}' monitor guards it; it is never held while taking a stream's
+ * lock.
  */
 public final class HttpSession {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
@@ -46,9 +47,18 @@ public final class HttpSession {
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
   private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
-  private final ReentrantLock streamsLock = new ReentrantLock();
+  /** Guarded by its own monitor (short, non-blocking sections; no lock object per session). */
   private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>();
-  private final AtomicLong nextStream = new AtomicLong();
+  private volatile long nextStream; // bumped through NEXT_STREAM
+  private static final VarHandle NEXT_STREAM;
+
+  static {
+    try {
+      NEXT_STREAM = MethodHandles.lookup().findVarHandle(HttpSession.class, "nextStream", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private final HttpSessionTransport transport = new HttpSessionTransport();
   private volatile @Nullable SseStream standing;
   private volatile @Nullable ServerSession serverSession;
@@ -102,6 +112,10 @@ public final class HttpSession {
     return config.retryText;
   }
 
+  private long nextStreamId() {
+    return (long) NEXT_STREAM.getAndAdd(this, 1L) + 1;
+  }
+
   void touch() {
     lastActivity = config.ticker.nanos();
   }
@@ -122,7 +136,7 @@ public final class HttpSession {
    * @return false if the id is already in use by an open request of this session
    */
   boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
-    SseStream stream = new SseStream(this, Long.toString(nextStream.incrementAndGet()), request.id(), held);
+    SseStream stream = new SseStream(this, Long.toString(nextStreamId()), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
     }
@@ -205,27 +219,21 @@ public final class HttpSession {
     if (s != null) {
       return s;
     }
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       s = standing;
       if (s == null) {
-        s = new SseStream(this, Long.toString(nextStream.incrementAndGet()));
+        s = new SseStream(this, Long.toString(nextStreamId()));
         streams.put(s.id, s);
         standing = s;
       }
       return s;
-    } finally {
-      streamsLock.unlock();
     }
   }
 
   /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
   void registerStream(SseStream s) {
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       streams.put(s.id, s);
-    } finally {
-      streamsLock.unlock();
     }
   }
 
@@ -235,8 +243,7 @@ public final class HttpSession {
       requests.remove(s.request, s);
     }
     List<String> evicted = new ArrayList<>();
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       if (!keepForResume) {
         if (streams.remove(s.id) != null) {
           evicted.add(s.id);
@@ -256,8 +263,6 @@ public final class HttpSession {
           ended--;
         }
       }
-    } finally {
-      streamsLock.unlock();
     }
     for (String e : evicted) {
       store().removeStream(id, e);
@@ -267,11 +272,8 @@ public final class HttpSession {
 
   /** A stream by id, for {@code Last-Event-ID}. */
   @Nullable SseStream stream(String streamId) {
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       return streams.get(streamId);
-    } finally {
-      streamsLock.unlock();
     }
   }
 
@@ -295,12 +297,9 @@ public final class HttpSession {
     if (ss != null && ss.engine().inFlightCount() > 0) {
       return false;
     }
-    streamsLock.lock();
     List<SseStream> all;
-    try {
+    synchronized (streams) {
       all = new ArrayList<>(streams.values());
-    } finally {
-      streamsLock.unlock();
     }
     for (SseStream s : all) {
       if (s.connected()) {
@@ -342,11 +341,8 @@ public final class HttpSession {
       endpoint.sessionEnded();
     }
     List<SseStream> all = new ArrayList<>(requests.values());
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       all.addAll(streams.values());
-    } finally {
-      streamsLock.unlock();
     }
     for (SseStream s : all) {
       s.terminate();
