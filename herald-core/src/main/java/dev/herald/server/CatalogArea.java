@@ -1,8 +1,11 @@
 package dev.herald.server;
 
+import dev.herald.wire.EncodedMessage;
+import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ServerCapabilities;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A catalog whose changes are announced with {@code notifications/<area>/list_changed} (spec
@@ -16,6 +19,8 @@ enum CatalogArea {
 
   private final String method;
   private final Predicate<ServerCapabilities> declared;
+  /** The notification, encoded on first use; it has no params, so one encoding serves every server. */
+  private volatile @Nullable EncodedMessage notification;
 
   CatalogArea(String method, Predicate<ServerCapabilities> declared) {
     this.method = method;
@@ -25,6 +30,19 @@ enum CatalogArea {
   /** The notification method. */
   String method() {
     return method;
+  }
+
+  /**
+   * {@code notifications/<area>/list_changed}, encoded once (a race at first use encodes twice,
+   * harmlessly) and shared by every session told.
+   */
+  EncodedMessage notification() {
+    EncodedMessage n = notification;
+    if (n == null) {
+      n = EncodedMessage.of(new JsonRpcMessage.Notification(method, null));
+      notification = n;
+    }
+    return n;
   }
 
   /** Whether {@code caps} declared {@code <area>.listChanged}. */

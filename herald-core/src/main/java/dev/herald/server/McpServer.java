@@ -4,13 +4,17 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
-import dev.herald.wire.Implementation;
 import dev.herald.wire.CompletionReference;
+import dev.herald.wire.EncodedMessage;
+import dev.herald.wire.Implementation;
+import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceTemplate;
+import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.time.Duration;
@@ -21,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -219,9 +224,36 @@ public final class McpServer {
    * @param data any value Jackson can turn into JSON
    */
   public void log(LoggingLevel level, @Nullable String logger, Object data) {
+    Supplier<EncodedMessage> shared =
+        encodeOnce(() -> new JsonRpcMessage.Notification(McpMethods.MESSAGE, McpJson.toObject(ServerSession.logParams(level, logger, data))));
     for (ServerSession s : sessions) {
-      s.log(level, logger, data);
+      s.log(level, shared);
     }
+  }
+
+  static JsonRpcMessage resourceUpdatedMessage(String uri) {
+    return new JsonRpcMessage.Notification(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)));
+  }
+
+  /**
+   * The message {@code make} builds, encoded on the first call and the same bytes on every later
+   * one: a fan-out encodes once, and not at all when no session's gate admits it. For the one
+   * thread that runs the fan-out loop (not thread-safe).
+   */
+  private static Supplier<EncodedMessage> encodeOnce(Supplier<JsonRpcMessage> make) {
+    return new Supplier<>() {
+      private @Nullable EncodedMessage encoded;
+
+      @Override
+      public EncodedMessage get() {
+        EncodedMessage e = encoded;
+        if (e == null) {
+          e = EncodedMessage.of(make.get());
+          encoded = e;
+        }
+        return e;
+      }
+    };
   }
 
   /**
@@ -248,8 +280,10 @@ public final class McpServer {
   public int notifyResourceUpdated(String uri) {
     Objects.requireNonNull(uri, "uri");
     int sent = 0;
+    Supplier<EncodedMessage> shared =
+        encodeOnce(() -> resourceUpdatedMessage(uri));
     for (ServerSession s : subscriptions.subscribers(uri)) {
-      if (s.resourceUpdated(uri)) {
+      if (s.resourceUpdated(uri, shared)) {
         sent++;
       }
     }

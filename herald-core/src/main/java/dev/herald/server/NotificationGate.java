@@ -1,10 +1,9 @@
 package dev.herald.server;
 
-import dev.herald.session.Ticker;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ServerCapabilities;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Every refusal is counted: closed gates in {@link #gated()}, rate-limited logs in {@link
- * #rateLimited()}. Thread-safe and lock-free apart from the bucket's short lock.
+ * #rateLimited()}. Thread-safe and lock-free apart from the bucket's short lock (and the
+ * one-time creation of the bucket, on the first log that reaches it).
  */
 final class NotificationGate {
   /** The outcome of a check. */
@@ -47,17 +47,46 @@ final class NotificationGate {
     RATE_LIMITED
   }
 
-  private final Supplier<ServerSession.State> state;
-  private final TokenBucket logBucket;
+  private final ServerSession session;
+  private final McpServer server;
+  /** Made on the first log that reaches the bucket (a new bucket is full, as an old idle one is). */
+  private volatile @Nullable TokenBucket logBucket;
   private volatile @Nullable ServerCapabilities declared;
   private volatile LoggingLevel logLevel;
-  private final LongAdder gated = new LongAdder();
-  private final LongAdder rateLimited = new LongAdder();
+  // Refusal counters: volatile fields bumped through VarHandles, no object per session.
+  private volatile long gated;
+  private volatile long rateLimited;
+  private static final VarHandle GATED;
+  private static final VarHandle RATE_LIMITED;
 
-  NotificationGate(Supplier<ServerSession.State> state, LoggingLevel defaultLevel, Ticker ticker, double logsPerSecond, int logBurst) {
-    this.state = state;
-    this.logLevel = defaultLevel;
-    this.logBucket = new TokenBucket(ticker, logsPerSecond, logBurst);
+  static {
+    try {
+      GATED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "gated", long.class);
+      RATE_LIMITED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "rateLimited", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The gate of {@code session}; the log level starts at the server's default. */
+  NotificationGate(ServerSession session, McpServer server) {
+    this.session = session;
+    this.server = server;
+    this.logLevel = server.defaultLogLevel;
+  }
+
+  private TokenBucket logBucket() {
+    TokenBucket b = logBucket;
+    if (b == null) {
+      synchronized (this) {
+        b = logBucket;
+        if (b == null) {
+          b = new TokenBucket(server.ticker, server.logsPerSecond, server.logBurst);
+          logBucket = b;
+        }
+      }
+    }
+    return b;
   }
 
   /** Records what the server declared to this session at bring-up. */
@@ -82,7 +111,7 @@ final class NotificationGate {
   Verdict listChanged(CatalogArea area) {
     ServerCapabilities caps = declared;
     Verdict v;
-    if (state.get() != ServerSession.State.OPERATING) {
+    if (session.state() != ServerSession.State.OPERATING) {
       v = Verdict.NOT_OPERATING;
     } else if (caps == null || !area.declaredIn(caps)) {
       v = Verdict.NOT_DECLARED;
@@ -95,7 +124,7 @@ final class NotificationGate {
   Verdict resourceUpdated(boolean subscribed) {
     ServerCapabilities caps = declared;
     Verdict v;
-    if (state.get() != ServerSession.State.OPERATING) {
+    if (session.state() != ServerSession.State.OPERATING) {
       v = Verdict.NOT_OPERATING;
     } else if (caps == null || !caps.resourcesSubscribe()) {
       v = Verdict.NOT_DECLARED;
@@ -109,7 +138,7 @@ final class NotificationGate {
 
   Verdict log(LoggingLevel level) {
     ServerCapabilities caps = declared;
-    ServerSession.State s = state.get();
+    ServerSession.State s = session.state();
     Verdict v;
     if (s != ServerSession.State.OPERATING && s != ServerSession.State.INITIALIZING) {
       v = Verdict.NOT_OPERATING;
@@ -117,7 +146,7 @@ final class NotificationGate {
       v = Verdict.NOT_DECLARED;
     } else if (!level.admittedBy(logLevel)) {
       v = Verdict.BELOW_LEVEL;
-    } else if (!logBucket.tryAcquire()) {
+    } else if (!logBucket().tryAcquire()) {
       v = Verdict.RATE_LIMITED;
     } else {
       v = Verdict.SEND;
@@ -127,22 +156,22 @@ final class NotificationGate {
 
   /** A send that the gate allowed failed on the wire (the session is closing): count it. */
   void sendFailed() {
-    gated.increment();
+    GATED.getAndAdd(this, 1L);
   }
 
   long gated() {
-    return gated.sum();
+    return gated;
   }
 
   long rateLimited() {
-    return rateLimited.sum();
+    return rateLimited;
   }
 
   private Verdict count(Verdict v) {
     switch (v) {
       case SEND -> {}
-      case RATE_LIMITED -> rateLimited.increment();
-      default -> gated.increment();
+      case RATE_LIMITED -> RATE_LIMITED.getAndAdd(this, 1L);
+      default -> GATED.getAndAdd(this, 1L);
     }
     return v;
   }

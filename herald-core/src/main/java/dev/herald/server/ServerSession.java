@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
@@ -10,16 +11,16 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
-import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -68,22 +69,34 @@ public final class ServerSession {
 
   private final McpServer server;
   private final SessionEngine engine;
-  private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
+  // An idle session is kept small (DESIGN "hold an idle session in a few small objects"): the
+  // state and the dirty bits are plain volatile fields changed through VarHandles, and the
+  // per-session debouncers exist only once this session's own overlay changed.
+  private volatile State state = State.NEW;
   private final NotificationGate gate;
   private final ConcurrentSkipListMap<String, RegisteredTool> overlay = new ConcurrentSkipListMap<>();
-  private final AtomicBoolean[] dirty = new AtomicBoolean[CatalogArea.values().length];
-  private final Debouncer[] localChanges = new Debouncer[CatalogArea.values().length];
+  /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
+  private volatile int dirty;
+  /** This session's own debouncers by area, made on first use under {@code this}. */
+  private volatile Debouncer @Nullable [] localChanges;
+  private static final VarHandle STATE;
+  private static final VarHandle DIRTY;
+
+  static {
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(ServerSession.class, "state", State.class);
+      DIRTY = MethodHandles.lookup().findVarHandle(ServerSession.class, "dirty", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private volatile @Nullable Implementation clientInfo;
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
-    this.gate = new NotificationGate(state::get, server.defaultLogLevel, server.ticker, server.logsPerSecond, server.logBurst);
-    for (CatalogArea area : CatalogArea.values()) {
-      dirty[area.ordinal()] = new AtomicBoolean();
-      localChanges[area.ordinal()] = new Debouncer(server.scheduler, server.listChangedDebounceNanos, () -> flushListChanged(area));
-    }
+    this.gate = new NotificationGate(this, server);
     ServerMethods methods = new ServerMethods(server, this);
     this.engine =
         SessionEngine.builder()
@@ -97,7 +110,7 @@ public final class ServerSession {
             .maxInFlight(server.maxInFlight)
             .progressInterval(server.progressInterval)
             .build();
-    engine.closed().whenComplete((c, e) -> state.set(State.CLOSED));
+    engine.closed().whenComplete((c, e) -> state = State.CLOSED);
   }
 
   void start() {
@@ -116,7 +129,7 @@ public final class ServerSession {
 
   /** The session's lifecycle state. */
   public State state() {
-    return state.get();
+    return state;
   }
 
   /** The client's {@code clientInfo}, once {@code initialize} arrived. */
@@ -238,7 +251,7 @@ public final class ServerSession {
   // ---------------------------------------------------------------- lifecycle, called by ServerMethods
 
   boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version, ServerCapabilities declared) {
-    if (!state.compareAndSet(State.NEW, State.INITIALIZING)) {
+    if (!STATE.compareAndSet(this, State.NEW, State.INITIALIZING)) {
       return false;
     }
     this.clientInfo = client;
@@ -249,7 +262,7 @@ public final class ServerSession {
   }
 
   private void onInitialized() {
-    state.compareAndSet(State.INITIALIZING, State.OPERATING);
+    STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
   }
 
   ReverseCalls.RootsCache rootsCache() {
@@ -264,13 +277,33 @@ public final class ServerSession {
 
   /** A catalog this session sees changed; the flush decides later whether to say so. */
   void markDirty(CatalogArea area) {
-    dirty[area.ordinal()].set(true);
+    int bit = 1 << area.ordinal();
+    if ((dirty & bit) == 0) { // a burst marks once: no write for the repeats
+      DIRTY.getAndBitwiseOr(this, bit);
+    }
   }
 
   /** This session's own overlay changed: mark it and flush after this session's debounce. */
   void localCatalogChanged(CatalogArea area) {
     markDirty(area);
-    localChanges[area.ordinal()].trigger();
+    localChanges()[area.ordinal()].trigger();
+  }
+
+  private Debouncer[] localChanges() {
+    Debouncer[] d = localChanges;
+    if (d == null) {
+      synchronized (this) {
+        d = localChanges;
+        if (d == null) {
+          d = new Debouncer[CatalogArea.values().length];
+          for (CatalogArea area : CatalogArea.values()) {
+            d[area.ordinal()] = new Debouncer(server.scheduler, server.listChangedDebounceNanos, () -> flushListChanged(area));
+          }
+          localChanges = d;
+        }
+      }
+    }
+    return d;
   }
 
   /**
@@ -279,14 +312,15 @@ public final class ServerSession {
    * the other finds nothing to do, so a burst gives one notification.
    */
   void flushListChanged(CatalogArea area) {
-    if (!dirty[area.ordinal()].getAndSet(false)) {
+    int bit = 1 << area.ordinal();
+    if ((dirty & bit) == 0 || ((int) DIRTY.getAndBitwiseAnd(this, ~bit) & bit) == 0) {
       return;
     }
     if (gate.listChanged(area) != NotificationGate.Verdict.SEND) {
       return;
     }
     try {
-      engine.notify(area.method(), null, null);
+      engine.notify(area.notification(), null);
     } catch (RuntimeException e) {
       gate.sendFailed();
     }
@@ -312,10 +346,28 @@ public final class ServerSession {
     if (gate.log(level) != NotificationGate.Verdict.SEND) {
       return;
     }
-    LoggingMessageParams params =
-        new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
     try {
-      engine.notify(McpMethods.MESSAGE, McpJson.toObject(params), relatedTo);
+      engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
+    } catch (RuntimeException e) {
+      gate.sendFailed();
+    }
+  }
+
+  static LoggingMessageParams logParams(LoggingLevel level, @Nullable String logger, Object data) {
+    return new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
+  }
+
+  /**
+   * A server-wide log: as {@link #log(LoggingLevel, String, Object)}, but the message is encoded
+   * once for all sessions ({@code shared} encodes on its first call, from the one fanning-out
+   * thread) and only if some gate admits it.
+   */
+  void log(LoggingLevel level, Supplier<EncodedMessage> shared) {
+    if (gate.log(level) != NotificationGate.Verdict.SEND) {
+      return;
+    }
+    try {
+      engine.notify(shared.get(), null);
     } catch (RuntimeException e) {
       gate.sendFailed();
     }
@@ -326,14 +378,21 @@ public final class ServerSession {
   /**
    * Sends {@code notifications/resources/updated} for {@code uri} if the gate allows it (operating,
    * {@code resources.subscribe} declared, and this session subscribed to it); false if not sent.
+   * {@code shared} is the notification, encoded once for every subscriber (see {@link
+   * McpServer#notifyResourceUpdated}).
    */
   boolean resourceUpdated(String uri) {
+    return resourceUpdated(uri, () -> EncodedMessage.of(McpServer.resourceUpdatedMessage(uri)));
+  }
+
+  /** As {@link #resourceUpdated(String)}, with the notification encoded once for all subscribers. */
+  boolean resourceUpdated(String uri, Supplier<EncodedMessage> shared) {
     boolean subscribed = server.subscriptions.isSubscribed(this, uri);
     if (gate.resourceUpdated(subscribed) != NotificationGate.Verdict.SEND) {
       return false;
     }
     try {
-      engine.notify(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)), null);
+      engine.notify(shared.get(), null);
       return true;
     } catch (RuntimeException e) {
       gate.sendFailed();

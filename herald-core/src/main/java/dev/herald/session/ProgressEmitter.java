@@ -7,7 +7,6 @@ import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.math.BigInteger;
 import java.time.Duration;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -29,7 +28,7 @@ final class ProgressEmitter implements ProgressReporter {
   private volatile long intervalNanos;
   private final Ticker ticker;
   private final Scheduler scheduler;
-  private final LongAdder refused;
+  private final Runnable refused;
 
   // guarded by lock
   private boolean hasLast;
@@ -48,7 +47,7 @@ final class ProgressEmitter implements ProgressReporter {
       Duration interval,
       Ticker ticker,
       Scheduler scheduler,
-      LongAdder refused) {
+      Runnable refused) {
     this.token = token;
     this.send = send;
     this.intervalNanos = interval.toNanos();
@@ -79,7 +78,7 @@ final class ProgressEmitter implements ProgressReporter {
           || !Double.isFinite(progress)
           || (total != null && (!Double.isFinite(total) || total <= 0))
           || (hasLast && progress <= last)) {
-        refused.increment();
+        refused.run();
         return false;
       }
       hasLast = true;
@@ -100,7 +99,7 @@ final class ProgressEmitter implements ProgressReporter {
   @Override
   public boolean percent(long done, long of, @Nullable String message) {
     if (of <= 0 || done < 0) {
-      refused.increment();
+      refused.run();
       return false;
     }
     long pct = wholePercent(Math.min(done, of), of);

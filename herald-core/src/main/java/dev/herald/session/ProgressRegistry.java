@@ -2,12 +2,12 @@ package dev.herald.session;
 
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,15 +16,14 @@ import org.jspecify.annotations.Nullable;
  * ends; a bounded set of tombstones then tells a late update from an unknown one. An update is
  * only ever applied to the row that owns its token.
  *
- * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own lock.
+ * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own monitor.
  */
 final class ProgressRegistry {
   /** How many closed tokens are remembered to tell "late" from "unknown". */
   static final int TOMBSTONES = 1024;
 
   private final ConcurrentHashMap<ProgressToken, ProgressTracker> active = new ConcurrentHashMap<>();
-  private final ReentrantLock tombstoneLock = new ReentrantLock();
-  // guarded by tombstoneLock
+  // guarded by its own monitor (short, non-blocking sections: no ReentrantLock per session)
   private final LinkedHashMap<ProgressToken, Tombstone> tombstones =
       new LinkedHashMap<>(64, 0.75f, false) {
         @Override
@@ -32,8 +31,19 @@ final class ProgressRegistry {
           return size() > TOMBSTONES;
         }
       };
-  private final LongAdder unknown = new LongAdder();
-  private final LongAdder late = new LongAdder();
+  private volatile long unknown; // bumped through UNKNOWN: no counter object per session
+  private volatile long late; // bumped through LATE
+  private static final VarHandle UNKNOWN;
+  private static final VarHandle LATE;
+
+  static {
+    try {
+      UNKNOWN = MethodHandles.lookup().findVarHandle(ProgressRegistry.class, "unknown", long.class);
+      LATE = MethodHandles.lookup().findVarHandle(ProgressRegistry.class, "late", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** What is kept of a closed token for a short diagnostic window. */
   record Tombstone(ProgressRecord.Terminal terminal, @Nullable Double finalProgress) {}
@@ -47,11 +57,8 @@ final class ProgressRegistry {
     if (active.putIfAbsent(tracker.token(), tracker) != null) {
       throw new IllegalStateException("progress token already active: " + tracker.token());
     }
-    tombstoneLock.lock();
-    try {
+    synchronized (tombstones) {
       tombstones.remove(tracker.token());
-    } finally {
-      tombstoneLock.unlock();
     }
   }
 
@@ -60,18 +67,15 @@ final class ProgressRegistry {
     ProgressTracker tracker = active.get(params.progressToken());
     if (tracker == null) {
       boolean wasClosed;
-      tombstoneLock.lock();
-      try {
+      synchronized (tombstones) {
         wasClosed = tombstones.containsKey(params.progressToken());
-      } finally {
-        tombstoneLock.unlock();
       }
-      (wasClosed ? late : unknown).increment();
+      (wasClosed ? LATE : UNKNOWN).getAndAdd(this, 1L);
       return Optional.of(wasClosed ? ProgressRejection.LATE : ProgressRejection.UNKNOWN);
     }
     Optional<ProgressRejection> verdict = tracker.accept(params);
     if (verdict.isPresent() && verdict.get() == ProgressRejection.LATE) {
-      late.increment();
+      LATE.getAndAdd(this, 1L);
     }
     return verdict;
   }
@@ -81,11 +85,8 @@ final class ProgressRegistry {
     if (!tracker.close(how)) {
       return;
     }
-    tombstoneLock.lock();
-    try {
+    synchronized (tombstones) {
       tombstones.put(tracker.token(), new Tombstone(how, tracker.lastValue()));
-    } finally {
-      tombstoneLock.unlock();
     }
     active.remove(tracker.token(), tracker);
   }
@@ -99,10 +100,10 @@ final class ProgressRegistry {
   }
 
   long unknownCount() {
-    return unknown.sum();
+    return unknown;
   }
 
   long lateCount() {
-    return late.sum();
+    return late;
   }
 }

@@ -4,6 +4,7 @@ import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CancelledNotificationParams;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpException;
@@ -15,6 +16,8 @@ import dev.herald.wire.ProgressToken;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -69,11 +71,30 @@ public final class SessionEngine {
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
 
-  private final LongAdder unknownNotifications = new LongAdder();
-  private final LongAdder lateResponses = new LongAdder();
-  private final LongAdder ignoredCancellations = new LongAdder();
-  private final LongAdder progressRefused = new LongAdder();
-  private final LongAdder invalidFrames = new LongAdder();
+  // Diagnostic counters: plain volatile fields bumped atomically through VarHandles (no object
+  // per counter: an idle session must stay small; increments are rare, so contention is too).
+  private volatile long unknownNotifications;
+  private volatile long lateResponses;
+  private volatile long ignoredCancellations;
+  private volatile long progressRefused;
+  private volatile long invalidFrames;
+  private static final VarHandle UNKNOWN_NOTIFICATIONS = counter("unknownNotifications");
+  private static final VarHandle LATE_RESPONSES = counter("lateResponses");
+  private static final VarHandle IGNORED_CANCELLATIONS = counter("ignoredCancellations");
+  private static final VarHandle PROGRESS_REFUSED = counter("progressRefused");
+  private static final VarHandle INVALID_FRAMES = counter("invalidFrames");
+
+  private static VarHandle counter(String field) {
+    try {
+      return MethodHandles.lookup().findVarHandle(SessionEngine.class, field, long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private void count(VarHandle counter) {
+    counter.getAndAdd(this, 1L);
+  }
 
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
@@ -144,13 +165,13 @@ public final class SessionEngine {
 
   public EngineStats stats() {
     return new EngineStats(
-        unknownNotifications.sum(),
-        lateResponses.sum(),
-        ignoredCancellations.sum(),
+        unknownNotifications,
+        lateResponses,
+        ignoredCancellations,
         progress.unknownCount(),
         progress.lateCount(),
-        progressRefused.sum(),
-        invalidFrames.sum());
+        progressRefused,
+        invalidFrames);
   }
 
   /** Requests still waiting for a response. */
@@ -244,6 +265,25 @@ public final class SessionEngine {
     transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
   }
 
+  /**
+   * Sends a notification that is already encoded: a server fanning one notification out to many
+   * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
+   * RequestId)}).
+   *
+   * @param relatedTo the inbound request it belongs to, or {@code null}
+   * @throws IllegalArgumentException if the message is not a notification
+   * @throws TransportException if the session is closed or the write fails
+   */
+  public void notify(EncodedMessage notification, @Nullable RequestId relatedTo) {
+    if (!(notification.message() instanceof JsonRpcMessage.Notification)) {
+      throw new IllegalArgumentException("not a notification: " + notification.message());
+    }
+    if (closed.get()) {
+      throw new TransportException("session closed");
+    }
+    transport.send(notification, relatedTo);
+  }
+
   /** Asks the transport to close one inbound request's stream for polling (see {@link Transport#pollStream}). */
   boolean pollStream(RequestId request) {
     return transport.pollStream(request);
@@ -296,7 +336,7 @@ public final class SessionEngine {
     switch (frame) {
       case DecodedMessage.Valid v -> onMessage(v.message());
       case DecodedMessage.Invalid bad -> {
-        invalidFrames.increment();
+        count(INVALID_FRAMES);
         LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
         if (bad.answerable()) {
           sendQuietly(MessageCodec.errorFor(bad), bad.id());
@@ -305,7 +345,7 @@ public final class SessionEngine {
       case DecodedMessage.Batch batch -> {
         ProtocolVersion v = version;
         if (v == null || !v.batching()) {
-          invalidFrames.increment();
+          count(INVALID_FRAMES);
           sendQuietly(
               new JsonRpcMessage.Error(
                   null,
@@ -342,7 +382,7 @@ public final class SessionEngine {
   private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.remove(id);
     if (call == null) {
-      lateResponses.increment();
+      count(LATE_RESPONSES);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
@@ -351,7 +391,7 @@ public final class SessionEngine {
         : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
-      lateResponses.increment();
+      count(LATE_RESPONSES);
       LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
     }
   }
@@ -388,7 +428,7 @@ public final class SessionEngine {
     }
     ProgressReporter reporter = token == null
         ? ProgressReporter.NONE
-        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, progressRefused);
+        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, () -> count(PROGRESS_REFUSED));
     InboundCall call = new InboundCall(this, r, reporter, token);
     if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
       sendQuietly(
@@ -459,7 +499,7 @@ public final class SessionEngine {
       default -> {
         NotificationHandler h = notifications.get(n.method());
         if (h == null) {
-          unknownNotifications.increment();
+          count(UNKNOWN_NOTIFICATIONS);
           LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
           return;
         }
@@ -477,16 +517,16 @@ public final class SessionEngine {
     try {
       p = McpJson.fromTree(params, CancelledNotificationParams.class);
     } catch (McpException e) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       return;
     }
     if (p.requestId() == null) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       return;
     }
     InboundCall call = inFlight.get(p.requestId());
     if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
-      ignoredCancellations.increment();
+      count(IGNORED_CANCELLATIONS);
       LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
       return;
     }

@@ -1,5 +1,6 @@
 package dev.herald.transport;
 
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
@@ -115,7 +116,20 @@ public final class InMemoryTransport implements Transport {
     if (closed.get()) {
       throw new TransportException("in-memory transport closed");
     }
-    byte[] bytes = MessageCodec.encode(message);
+    push(MessageCodec.encode(message));
+  }
+
+  /** Records and queues the pre-encoded bytes (the peer only reads them). */
+  @Override
+  public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    Objects.requireNonNull(encoded, "encoded");
+    if (closed.get()) {
+      throw new TransportException("in-memory transport closed");
+    }
+    push(encoded.bytes());
+  }
+
+  private void push(byte[] bytes) {
     sent.add(new String(bytes, StandardCharsets.UTF_8));
     peer().inbox.add(bytes);
   }

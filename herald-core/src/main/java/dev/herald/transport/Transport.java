@@ -1,6 +1,7 @@
 package dev.herald.transport;
 
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +30,18 @@ public interface Transport extends AutoCloseable {
    * @throws TransportException when the connection is closed or broken
    */
   void send(JsonRpcMessage message, @Nullable RequestId relatedTo);
+
+  /**
+   * Sends one message that is already encoded, as {@link #send(JsonRpcMessage, RequestId)} does:
+   * the path for a notification fanned out to many sessions, encoded once for all of them. The
+   * transport writes {@link EncodedMessage#bytes()} as they are and never modifies them (they are
+   * shared with other transports). The default re-encodes; Herald's transports override it.
+   *
+   * @throws TransportException when the connection is closed or broken
+   */
+  default void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    send(encoded.message(), relatedTo);
+  }
 
   /**
    * Closes the stream that carries one inbound request's messages without ending the request,

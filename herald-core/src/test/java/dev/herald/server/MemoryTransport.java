@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
@@ -24,6 +25,8 @@ final class MemoryTransport implements Transport {
   private final LinkedBlockingQueue<byte[]> inbox = new LinkedBlockingQueue<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private @Nullable MemoryTransport peer;
+  /** The shared bytes of every pre-encoded message this end sent, in send order (identity matters). */
+  final List<byte[]> sentEncoded = new CopyOnWriteArrayList<>();
   /** Every message this end received, in arrival order. */
   final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
 
@@ -38,6 +41,11 @@ final class MemoryTransport implements Transport {
     a.peer = b;
     b.peer = a;
     return new MemoryTransport[] {a, b};
+  }
+
+  /** The other end of the pair. */
+  MemoryTransport peer() {
+    return java.util.Objects.requireNonNull(peer);
   }
 
   @Override
@@ -68,6 +76,15 @@ final class MemoryTransport implements Transport {
       throw new TransportException(name + " transport closed");
     }
     peer.inbox.add(MessageCodec.encode(message));
+  }
+
+  @Override
+  public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    if (closed.get()) {
+      throw new TransportException(name + " transport closed");
+    }
+    sentEncoded.add(encoded.bytes());
+    peer.inbox.add(encoded.bytes());
   }
 
   @Override

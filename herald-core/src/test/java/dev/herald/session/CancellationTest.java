@@ -315,6 +315,8 @@ class CancellationTest {
           assertThat(cancelledIds(p.clientEnd())).as(at).isEmpty();
           assertThat(p.server.stats().ignoredCancellations()).as(at).isEqualTo(ignoredBefore);
         }
+        // whenComplete runs on the completing thread after the result is set: wait for it
+        await(() -> outcomes.get() >= 1, "the caller's completion callback ran");
         assertThat(outcomes).as(at).hasValue(1);
         assertThat(p.client.stats().lateResponses()).as(at).isEqualTo(lateBefore + (callerCancelled && serverAnswered ? 1 : 0));
         assertThat(p.client.pendingCount()).as(at).isZero();

@@ -237,7 +237,7 @@ class ProgressSenderTest {
     ManualClock clock = new ManualClock();
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
     LongAdder refused = new LongAdder();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ofMillis(100), clock, clock, refused);
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ofMillis(100), clock, clock, refused::increment);
 
     assertThat(emitter.requested()).isTrue();
     assertThat(emitter.report(1)).isTrue();
@@ -258,7 +258,7 @@ class ProgressSenderTest {
   void theEmitterAbandonedOnCancelDropsItsPendingValue() {
     ManualClock clock = new ManualClock();
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of(1), out::add, Duration.ofMillis(100), clock, clock, new LongAdder());
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of(1), out::add, Duration.ofMillis(100), clock, clock, () -> {});
     emitter.report(1);
     emitter.report(2);
 
@@ -273,7 +273,7 @@ class ProgressSenderTest {
   void percentModeHandlesCountsTooLargeToMultiply() {
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
     ManualClock clock = new ManualClock();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ZERO, clock, clock, new LongAdder());
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ZERO, clock, clock, () -> {});
 
     assertThat(emitter.percent(Long.MAX_VALUE / 2, Long.MAX_VALUE, null)).isTrue();
     assertThat(emitter.percent(Long.MAX_VALUE, Long.MAX_VALUE, null)).isTrue();

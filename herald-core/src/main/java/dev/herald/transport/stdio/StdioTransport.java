@@ -3,6 +3,7 @@ package dev.herald.transport.stdio;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
@@ -184,7 +185,16 @@ public final class StdioTransport implements Transport {
 
   @Override
   public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
-    byte[] bytes = MessageCodec.encode(message);
+    writeLine(MessageCodec.encode(message));
+  }
+
+  /** Writes the shared bytes as they are (encoded once for every session told). */
+  @Override
+  public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    writeLine(encoded.bytes());
+  }
+
+  private void writeLine(byte[] bytes) {
     writeLock.lock();
     try {
       if (closed.get()) {

@@ -2,6 +2,7 @@ package dev.herald.transport.stdio;
 
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
 import java.io.BufferedReader;
@@ -110,6 +111,15 @@ public final class SubprocessTransport implements Transport {
       throw new TransportException("subprocess not started");
     }
     t.send(message, relatedTo);
+  }
+
+  @Override
+  public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    StdioTransport t = stdio;
+    if (t == null) {
+      throw new TransportException("subprocess not started");
+    }
+    t.send(encoded, relatedTo);
   }
 
   /** The subprocess, once started. */

@@ -5,17 +5,19 @@ import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -28,11 +30,12 @@ import org.jspecify.annotations.Nullable;
  * response is related to its own id); failing that, the standing stream, which exists from the
  * first message that needs it, so what arrives before any GET waits in its bounded store and is
  * flushed when a GET opens. A response never goes on the standing stream. Each message is
- * encoded once, here. Inbound frames are handed to the engine one at a time ({@link
+ * encoded once, here, or once per fan-out by the server ({@link
+ * Transport#send(EncodedMessage, RequestId)}). Inbound frames are handed to the engine one at a time ({@link
  * #inboundLock}), as the transport SPI promises.
  *
- * <p>Thread-safe. {@link #streamsLock} guards {@link #streams}; it is never held while taking a
- * stream's lock.
+ * <p>Thread-safe. {@link #streams}' monitor guards it; it is never held while taking a stream's
+ * lock.
  */
 public final class HttpSession {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
@@ -44,9 +47,18 @@ public final class HttpSession {
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
   private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
-  private final ReentrantLock streamsLock = new ReentrantLock();
+  /** Guarded by its own monitor (short, non-blocking sections; no lock object per session). */
   private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>();
-  private final AtomicLong nextStream = new AtomicLong();
+  private volatile long nextStream; // bumped through NEXT_STREAM
+  private static final VarHandle NEXT_STREAM;
+
+  static {
+    try {
+      NEXT_STREAM = MethodHandles.lookup().findVarHandle(HttpSession.class, "nextStream", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
   private final HttpSessionTransport transport = new HttpSessionTransport();
   private volatile @Nullable SseStream standing;
   private volatile @Nullable ServerSession serverSession;
@@ -100,6 +112,10 @@ public final class HttpSession {
     return config.retryText;
   }
 
+  private long nextStreamId() {
+    return (long) NEXT_STREAM.getAndAdd(this, 1L) + 1;
+  }
+
   void touch() {
     lastActivity = config.ticker.nanos();
   }
@@ -120,7 +136,7 @@ public final class HttpSession {
    * @return false if the id is already in use by an open request of this session
    */
   boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
-    SseStream stream = new SseStream(this, Long.toString(nextStream.incrementAndGet()), request.id(), held);
+    SseStream stream = new SseStream(this, Long.toString(nextStreamId()), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
     }
@@ -162,7 +178,17 @@ public final class HttpSession {
     if (closed) {
       throw new TransportException("session " + id + " is closed");
     }
-    byte[] json = MessageCodec.encode(message);
+    route(message, MessageCodec.encode(message), relatedTo);
+  }
+
+  /**
+   * As {@link #route(JsonRpcMessage, RequestId)} with the message already encoded ({@code json},
+   * possibly shared with other sessions: it is stored and written as it is, never modified).
+   */
+  void route(JsonRpcMessage message, byte[] json, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
     RequestId key = relatedTo;
     boolean failedInit = false;
     if (message instanceof JsonRpcMessage.Response r) {
@@ -193,27 +219,21 @@ public final class HttpSession {
     if (s != null) {
       return s;
     }
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       s = standing;
       if (s == null) {
-        s = new SseStream(this, Long.toString(nextStream.incrementAndGet()));
+        s = new SseStream(this, Long.toString(nextStreamId()));
         streams.put(s.id, s);
         standing = s;
       }
       return s;
-    } finally {
-      streamsLock.unlock();
     }
   }
 
   /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
   void registerStream(SseStream s) {
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       streams.put(s.id, s);
-    } finally {
-      streamsLock.unlock();
     }
   }
 
@@ -223,8 +243,7 @@ public final class HttpSession {
       requests.remove(s.request, s);
     }
     List<String> evicted = new ArrayList<>();
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       if (!keepForResume) {
         if (streams.remove(s.id) != null) {
           evicted.add(s.id);
@@ -244,8 +263,6 @@ public final class HttpSession {
           ended--;
         }
       }
-    } finally {
-      streamsLock.unlock();
     }
     for (String e : evicted) {
       store().removeStream(id, e);
@@ -255,11 +272,8 @@ public final class HttpSession {
 
   /** A stream by id, for {@code Last-Event-ID}. */
   @Nullable SseStream stream(String streamId) {
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       return streams.get(streamId);
-    } finally {
-      streamsLock.unlock();
     }
   }
 
@@ -283,12 +297,9 @@ public final class HttpSession {
     if (ss != null && ss.engine().inFlightCount() > 0) {
       return false;
     }
-    streamsLock.lock();
     List<SseStream> all;
-    try {
+    synchronized (streams) {
       all = new ArrayList<>(streams.values());
-    } finally {
-      streamsLock.unlock();
     }
     for (SseStream s : all) {
       if (s.connected()) {
@@ -330,11 +341,8 @@ public final class HttpSession {
       endpoint.sessionEnded();
     }
     List<SseStream> all = new ArrayList<>(requests.values());
-    streamsLock.lock();
-    try {
+    synchronized (streams) {
       all.addAll(streams.values());
-    } finally {
-      streamsLock.unlock();
     }
     for (SseStream s : all) {
       s.terminate();
@@ -352,6 +360,12 @@ public final class HttpSession {
     @Override
     public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
       route(message, relatedTo);
+    }
+
+    /** A notification encoded once for many sessions: routed with its shared bytes. */
+    @Override
+    public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+      route(encoded.message(), encoded.bytes(), relatedTo);
     }
 
     @Override

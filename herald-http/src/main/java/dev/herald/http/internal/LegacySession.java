@@ -4,6 +4,7 @@ import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
@@ -74,7 +75,20 @@ final class LegacySession implements Transport, SseSink.Listener {
     if (closed) {
       throw new TransportException("session " + id + " is closed");
     }
-    if (!sink.enqueue(new SseSink.Frame(-1, MESSAGE_HEAD, MessageCodec.encode(message)))) {
+    write(MessageCodec.encode(message));
+  }
+
+  /** Writes the shared bytes as they are (encoded once for every session told). */
+  @Override
+  public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
+    write(encoded.bytes());
+  }
+
+  private void write(byte[] json) {
+    if (!sink.enqueue(new SseSink.Frame(-1, MESSAGE_HEAD, json))) {
       server.slowReaderCloses.increment();
       sink.flush();
       throw new TransportException("SSE stream of session " + id + " closed");

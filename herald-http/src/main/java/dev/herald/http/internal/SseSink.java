@@ -114,24 +114,21 @@ public final class SseSink implements Exchange.Done {
   /** Writes what is queued (or aborts after an overflow). Call without holding other locks. */
   void flush() {
     boolean abort;
-    lock.lock();
+    lock.lock(); // once: this runs once per session on a fan-out
     try {
       abort = overflowed;
+      if (!abort) {
+        if (loop != Loop.IDLE || closed) {
+          return; // the running loop will see what was queued
+        }
+        loop = Loop.CALLING;
+      }
     } finally {
       lock.unlock();
     }
     if (abort) {
       abort(new IOException("SSE reader too slow: outbound queue limit reached"));
       return;
-    }
-    lock.lock();
-    try {
-      if (loop != Loop.IDLE || closed) {
-        return; // the running loop will see what was queued
-      }
-      loop = Loop.CALLING;
-    } finally {
-      lock.unlock();
     }
     run();
   }

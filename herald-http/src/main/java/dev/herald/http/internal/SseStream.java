@@ -331,6 +331,36 @@ public final class SseStream implements SseSink.Listener {
   }
 
   private byte[] head(long s) {
-    return HttpExchanges.ascii("id: " + id + "_" + s + "\ndata: ");
+    return eventHead(id, s);
+  }
+
+  private static final byte[] ID_FIELD = {'i', 'd', ':', ' '};
+  private static final byte[] DATA_FIELD = {'\n', 'd', 'a', 't', 'a', ':', ' '};
+
+  /**
+   * {@code "id: <streamId>_<seq>\ndata: "} as ASCII, written straight into one array of the exact
+   * size (no string building per event). Stream ids are decimal numbers, so ASCII.
+   */
+  static byte[] eventHead(String streamId, long seq) {
+    int digits = 1;
+    for (long v = seq; v >= 10; v /= 10) {
+      digits++;
+    }
+    int n = streamId.length();
+    byte[] b = new byte[ID_FIELD.length + n + 1 + digits + DATA_FIELD.length];
+    System.arraycopy(ID_FIELD, 0, b, 0, ID_FIELD.length);
+    int p = ID_FIELD.length;
+    for (int i = 0; i < n; i++) {
+      b[p++] = (byte) streamId.charAt(i);
+    }
+    b[p++] = '_';
+    long v = seq;
+    for (int i = p + digits - 1; i >= p; i--) {
+      b[i] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    p += digits;
+    System.arraycopy(DATA_FIELD, 0, b, p, DATA_FIELD.length);
+    return b;
   }
 }
