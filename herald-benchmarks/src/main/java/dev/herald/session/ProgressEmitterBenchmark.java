@@ -53,7 +53,7 @@ public class ProgressEmitterBenchmark {
               cadence(),
               new BenchSupport.AdvancingTicker(TimeUnit.MICROSECONDS.toNanos(1)),
               BenchSupport.NO_OP_SCHEDULER,
-              refused);
+              refused::increment);
     }
 
     @TearDown(Level.Trial)
