@@ -5,11 +5,8 @@ import dev.herald.http.internal.EndpointConfig;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServerSession;
-import dev.herald.session.Scheduler;
-import dev.herald.session.Ticker;
 import dev.herald.wire.RequestId;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -257,23 +254,17 @@ public final class McpHttpServer implements AutoCloseable {
    * Builds an {@link McpHttpServer}. Setters validate at once and name the problem. Not
    * thread-safe.
    */
-  public static final class Builder {
-    private final EndpointConfig.Builder config = EndpointConfig.builder();
+  public static final class Builder extends EndpointBuilder<Builder> {
     private String host = "127.0.0.1";
     private int port;
 
     private Builder() {}
 
-    /** The MCP server to serve (required). */
-    public Builder server(McpServer server) {
-      config.server(server);
+    @Override
+    protected Builder self() {
       return this;
     }
 
-    /**
-     * The address to bind (default {@code 127.0.0.1}). Binding anything but loopback exposes
-     * the server to the network: add the names clients will use with {@link #allowedHosts}.
-     */
     public Builder host(String host) {
       Objects.requireNonNull(host, "host");
       if (host.isBlank()) {
@@ -282,12 +273,6 @@ public final class McpHttpServer implements AutoCloseable {
       this.host = host;
       return this;
     }
-
-    /**
-     * The port (default 0: any free port; see {@link McpHttpServer#port()}).
-     *
-     * @throws IllegalArgumentException outside 0..65535
-     */
     public Builder port(int port) {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be in 0..65535, was " + port);
@@ -295,146 +280,8 @@ public final class McpHttpServer implements AutoCloseable {
       this.port = port;
       return this;
     }
-
-    /**
-     * The Streamable HTTP endpoint's path (default {@code /mcp}).
-     *
-     * @throws IllegalArgumentException if it does not start with {@code /}
-     */
     public Builder path(String path) {
       config.path(path);
-      return this;
-    }
-
-    /**
-     * Whether to serve the 2024-11-05 HTTP+SSE transport too (default true), at {@code
-     * ssePath} (GET) and {@code postPath} (POST).
-     */
-    public Builder legacySse(boolean enabled, String ssePath, String postPath) {
-      config.legacySse(enabled, ssePath, postPath);
-      return this;
-    }
-
-    /** Whether to serve the 2024-11-05 HTTP+SSE transport at {@code /sse} and {@code /messages}. */
-    public Builder legacySse(boolean enabled) {
-      config.legacySse(enabled);
-      return this;
-    }
-
-    /**
-     * More {@code Origin} values to accept, exactly as browsers send them (e.g. {@code
-     * https://app.example.com}), or {@code "*"} for any. The server's own loopback origins are
-     * always accepted; requests without {@code Origin} are not checked.
-     */
-    public Builder allowedOrigins(String... origins) {
-      config.allowedOrigins(origins);
-      return this;
-    }
-
-    /**
-     * More {@code Host} header values to accept, as {@code name:port} (e.g. {@code
-     * mcp.example.com:443}), or {@code "*"} for any. The bound host and the loopback names with
-     * the bound port are always accepted.
-     */
-    public Builder allowedHosts(String... hosts) {
-      config.allowedHosts(hosts);
-      return this;
-    }
-
-    /**
-     * Most open sessions, both transports together (default 1024). {@code initialize} beyond it
-     * is refused with 503.
-     *
-     * @throws IllegalArgumentException if less than 1
-     */
-    public Builder maxSessions(int max) {
-      config.maxSessions(max);
-      return this;
-    }
-
-    /**
-     * How long a session with no open request or stream may stay silent before it ends (default
-     * 10 minutes).
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder sessionIdleTimeout(Duration timeout) {
-      config.sessionIdleTimeout(timeout);
-      return this;
-    }
-
-    /**
-     * Largest POST body accepted (default 4 MiB); larger is 413. The JSON itself is also
-     * bounded in depth by the codec.
-     *
-     * @throws IllegalArgumentException if less than 1
-     */
-    public Builder maxBodyBytes(int max) {
-      config.maxBodyBytes(max);
-      return this;
-    }
-
-    /** Where SSE events are kept for resumption (default {@link EventStore#inMemory} of 512). */
-    public Builder eventStore(EventStore store) {
-      config.eventStore(store);
-      return this;
-    }
-
-    /**
-     * Each stream connection's outbound queue: at most {@code events} events and {@code bytes}
-     * bytes waiting to be written (default 1024 and 4 MiB). A reader further behind loses its
-     * connection and may resume.
-     *
-     * @throws IllegalArgumentException if either is less than 1
-     */
-    public Builder streamQueueLimit(int events, long bytes) {
-      config.streamQueueLimit(events, bytes);
-      return this;
-    }
-
-    /**
-     * SSE polling (2025-11-25 and later): a request still running after {@code interval} has
-     * its connection closed after the priming event, and the client picks up the rest with GET
-     * and {@code Last-Event-ID}. ZERO (the default) never does.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder ssePollingInterval(Duration interval) {
-      config.ssePollingInterval(interval);
-      return this;
-    }
-
-    /**
-     * The {@code retry} sent at the start of every stream: how long a client waits before
-     * reconnecting (default 1 s).
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder sseRetry(Duration retry) {
-      config.sseRetry(retry);
-      return this;
-    }
-
-    /**
-     * How long a standing stream may stay silent before a keep-alive comment is sent (default
-     * 15 s).
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder sseKeepAlive(Duration interval) {
-      config.sseKeepAlive(interval);
-      return this;
-    }
-
-    /** The clock for session idleness (default {@link Ticker#system()}). */
-    public Builder ticker(Ticker ticker) {
-      config.ticker(ticker);
-      return this;
-    }
-
-    /** The timer for housekeeping and SSE polling (default {@link Scheduler#system()}). */
-    public Builder scheduler(Scheduler scheduler) {
-      config.scheduler(scheduler);
       return this;
     }
 

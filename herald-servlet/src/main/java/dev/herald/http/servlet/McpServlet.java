@@ -1,13 +1,10 @@
 package dev.herald.http.servlet;
 
-import dev.herald.http.EventStore;
+import dev.herald.http.EndpointBuilder;
 import dev.herald.http.McpHttpServer;
 import dev.herald.http.internal.Endpoint;
-import dev.herald.http.internal.EndpointConfig;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServerSession;
-import dev.herald.session.Scheduler;
-import dev.herald.session.Ticker;
 import dev.herald.wire.RequestId;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletConfig;
@@ -16,7 +13,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Duration;
 
 /**
  * Serves an {@link McpServer} from a Jakarta Servlet 6 container (Tomcat 10.1+, Jetty 12 ee10,
@@ -130,134 +126,13 @@ public final class McpServlet extends HttpServlet {
    * the container owns (address, port, path). Setters validate at once and name the problem.
    * Not thread-safe.
    */
-  public static final class Builder {
-    private final EndpointConfig.Builder config = EndpointConfig.builder();
-
+  public static final class Builder extends EndpointBuilder<Builder> {
     private Builder() {
       config.path("/");
     }
 
-    /** The MCP server to serve (required). */
-    public Builder server(McpServer server) {
-      config.server(server);
-      return this;
-    }
-
-    /**
-     * Whether to serve the 2024-11-05 HTTP+SSE transport too (default true), at {@code
-     * ssePath} (GET) and {@code postPath} (POST) beneath the servlet's mapping (defaults {@code
-     * /sse} and {@code /messages}).
-     *
-     * @throws IllegalArgumentException if a path does not start with {@code /}
-     */
-    public Builder legacySse(boolean enabled, String ssePath, String postPath) {
-      config.legacySse(enabled, ssePath, postPath);
-      return this;
-    }
-
-    /** Whether to serve the 2024-11-05 HTTP+SSE transport at {@code sse} and {@code messages}. */
-    public Builder legacySse(boolean enabled) {
-      config.legacySse(enabled);
-      return this;
-    }
-
-    /** See {@link McpHttpServer.Builder#allowedOrigins}; loopback origins are always accepted. */
-    public Builder allowedOrigins(String... origins) {
-      config.allowedOrigins(origins);
-      return this;
-    }
-
-    /** See {@link McpHttpServer.Builder#allowedHosts}; loopback hosts are always accepted. */
-    public Builder allowedHosts(String... hosts) {
-      config.allowedHosts(hosts);
-      return this;
-    }
-
-    /**
-     * Most open sessions (default 1024).
-     *
-     * @throws IllegalArgumentException if less than 1
-     */
-    public Builder maxSessions(int max) {
-      config.maxSessions(max);
-      return this;
-    }
-
-    /**
-     * How long an unused session lives (default 10 minutes).
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder sessionIdleTimeout(Duration timeout) {
-      config.sessionIdleTimeout(timeout);
-      return this;
-    }
-
-    /**
-     * Largest POST body accepted (default 4 MiB); larger is 413.
-     *
-     * @throws IllegalArgumentException if less than 1
-     */
-    public Builder maxBodyBytes(int max) {
-      config.maxBodyBytes(max);
-      return this;
-    }
-
-    /** Where SSE events are kept for resumption (default {@link EventStore#inMemory} of 512). */
-    public Builder eventStore(EventStore store) {
-      config.eventStore(store);
-      return this;
-    }
-
-    /**
-     * Each stream connection's outbound queue (default 1024 events, 4 MiB).
-     *
-     * @throws IllegalArgumentException if either is less than 1
-     */
-    public Builder streamQueueLimit(int events, long bytes) {
-      config.streamQueueLimit(events, bytes);
-      return this;
-    }
-
-    /**
-     * SSE polling: see {@link McpHttpServer.Builder#ssePollingInterval}.
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder ssePollingInterval(Duration interval) {
-      config.ssePollingInterval(interval);
-      return this;
-    }
-
-    /**
-     * The {@code retry} sent at the start of every stream (default 1 s).
-     *
-     * @throws IllegalArgumentException if negative
-     */
-    public Builder sseRetry(Duration retry) {
-      config.sseRetry(retry);
-      return this;
-    }
-
-    /**
-     * How long a standing stream may stay silent before a keep-alive comment (default 15 s).
-     *
-     * @throws IllegalArgumentException if not positive
-     */
-    public Builder sseKeepAlive(Duration interval) {
-      config.sseKeepAlive(interval);
-      return this;
-    }
-
-    /** The clock for session idleness (default {@link Ticker#system()}). */
-    public Builder ticker(Ticker ticker) {
-      config.ticker(ticker);
-      return this;
-    }
-
-    /** The timer for housekeeping and SSE polling (default {@link Scheduler#system()}). */
-    public Builder scheduler(Scheduler scheduler) {
-      config.scheduler(scheduler);
+    @Override
+    protected Builder self() {
       return this;
     }
 
