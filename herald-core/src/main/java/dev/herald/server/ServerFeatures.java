@@ -78,7 +78,7 @@ final class ServerFeatures {
 
   private JsonNode listResources(InboundCall call) {
     requireResources(call);
-    List<Resource> visible = server.resourceCatalog.list().stream()
+    List<Resource> visible = resources().stream()
         .filter(r -> server.resourceAccess.test(session, r.uri()))
         .toList();
     Pagination.Page<Resource> page = server.pagination.page(call.method(), visible, cursor(call));
@@ -88,7 +88,7 @@ final class ServerFeatures {
   private JsonNode listTemplates(InboundCall call) {
     requireResources(call);
     Pagination.Page<ResourceTemplate> page =
-        server.pagination.page(call.method(), server.resourceCatalog.templates(), cursor(call));
+        server.pagination.page(call.method(), templates(), cursor(call));
     return McpJson.toTree(ListResourceTemplatesResult.of(page.items(), page.nextCursor()));
   }
 
@@ -124,11 +124,61 @@ final class ServerFeatures {
    * answer as an unknown one (-32002), so the error does not reveal that the resource exists.
    */
   private ResourceCatalog.Resolved resolveReadable(String uri) {
-    ResourceCatalog.Resolved resolved = server.resourceCatalog.resolve(uri).orElse(null);
+    ResourceCatalog local = session.localResources();
+    ResourceCatalog.Resolved resolved = (local == null ? java.util.Optional.<ResourceCatalog.Resolved>empty() : local.resolve(uri))
+        .or(() -> server.resourceCatalog.resolve(uri))
+        .orElse(null);
     if (resolved == null || !server.resourceAccess.test(session, uri)) {
       throw ResourceHandler.notFound(uri);
     }
     return resolved;
+  }
+
+  /** The server's resources with this session's overlay on top (same uri: the session's wins), in order. */
+  private List<Resource> resources() {
+    ResourceCatalog local = session.localResources();
+    if (local == null || local.isEmpty()) {
+      return server.resourceCatalog.list();
+    }
+    java.util.LinkedHashMap<String, Resource> merged = new java.util.LinkedHashMap<>();
+    server.resourceCatalog.list().forEach(r -> merged.put(r.uri(), r));
+    local.list().forEach(r -> merged.put(r.uri(), r));
+    return List.copyOf(merged.values());
+  }
+
+  private List<ResourceTemplate> templates() {
+    ResourceCatalog local = session.localResources();
+    if (local == null || local.templates().isEmpty()) {
+      return server.resourceCatalog.templates();
+    }
+    java.util.LinkedHashMap<String, ResourceTemplate> merged = new java.util.LinkedHashMap<>();
+    server.resourceCatalog.templates().forEach(t -> merged.put(t.uriTemplate(), t));
+    local.templates().forEach(t -> merged.put(t.uriTemplate(), t));
+    return List.copyOf(merged.values());
+  }
+
+  private java.util.Optional<UriTemplate> template(String uriTemplate) {
+    ResourceCatalog local = session.localResources();
+    return (local == null ? java.util.Optional.<UriTemplate>empty() : local.template(uriTemplate))
+        .or(() -> server.resourceCatalog.template(uriTemplate));
+  }
+
+  /** The server's prompts with this session's overlay on top (same name: the session's wins), by name. */
+  private List<Prompt> prompts() {
+    PromptCatalog local = session.localPrompts();
+    if (local == null || local.isEmpty()) {
+      return server.promptCatalog.list();
+    }
+    java.util.TreeMap<String, Prompt> merged = new java.util.TreeMap<>();
+    server.promptCatalog.list().forEach(p -> merged.put(p.name(), p));
+    local.list().forEach(p -> merged.put(p.name(), p));
+    return List.copyOf(merged.values());
+  }
+
+  private java.util.Optional<PromptCatalog.Entry> prompt(String name) {
+    PromptCatalog local = session.localPrompts();
+    return (local == null ? java.util.Optional.<PromptCatalog.Entry>empty() : local.get(name))
+        .or(() -> server.promptCatalog.get(name));
   }
 
   private void requireResources(InboundCall call) {
@@ -141,14 +191,14 @@ final class ServerFeatures {
 
   private JsonNode listPrompts(InboundCall call) {
     requirePrompts(call);
-    Pagination.Page<Prompt> page = server.pagination.page(call.method(), server.promptCatalog.list(), cursor(call));
+    Pagination.Page<Prompt> page = server.pagination.page(call.method(), prompts(), cursor(call));
     return McpJson.toTree(ListPromptsResult.of(page.items(), page.nextCursor()));
   }
 
   private JsonNode getPrompt(InboundCall call, RequestContext context) {
     requirePrompts(call);
     GetPromptParams p = McpJson.fromTree(call.params(), GetPromptParams.class);
-    PromptCatalog.Entry entry = server.promptCatalog.get(p.name())
+    PromptCatalog.Entry entry = prompt(p.name())
         .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
     Map<String, String> args = p.argumentsOrEmpty();
     List<PromptArgument> declared = entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
@@ -182,7 +232,7 @@ final class ServerFeatures {
     String argument = p.argument().name();
     switch (p.ref()) {
       case PromptReference ref -> {
-        PromptCatalog.Entry entry = server.promptCatalog.get(ref.name())
+        PromptCatalog.Entry entry = prompt(ref.name())
             .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown prompt: " + ref.name()));
         List<PromptArgument> args = entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
         if (args.stream().noneMatch(a -> a.name().equals(argument))) {
@@ -190,7 +240,7 @@ final class ServerFeatures {
         }
       }
       case ResourceTemplateReference ref -> {
-        UriTemplate template = server.resourceCatalog.template(ref.uri())
+        UriTemplate template = template(ref.uri())
             .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown resource template: " + ref.uri()));
         if (!template.variables().contains(argument)) {
           throw McpException.invalidParams(

@@ -75,6 +75,8 @@ public final class ServerSession {
   private volatile State state = State.NEW;
   private final NotificationGate gate;
   private final ConcurrentSkipListMap<String, RegisteredTool> overlay = new ConcurrentSkipListMap<>();
+  private volatile @Nullable ResourceCatalog localResources; // created on first use
+  private volatile @Nullable PromptCatalog localPrompts; // created on first use
   /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
   private volatile int dirty;
   /** This session's own debouncers by area, made on first use under {@code this}. */
@@ -235,6 +237,56 @@ public final class ServerSession {
       localCatalogChanged(CatalogArea.TOOLS);
     }
     return removed;
+  }
+
+  /**
+   * Resources and resource templates this session sees on top of the server's ({@link
+   * McpServer#resources()}); an entry here hides a server entry with the same uri. Changes send
+   * this session (only) one coalesced {@code resources/list_changed}. They are served only when
+   * the server declared resources to this session at {@code initialize} (it had some then).
+   */
+  public ResourceCatalog resources() {
+    ResourceCatalog c = localResources;
+    if (c == null) {
+      synchronized (this) { // short, never blocks: creates the overlay once
+        c = localResources;
+        if (c == null) {
+          c = new ResourceCatalog(() -> localCatalogChanged(CatalogArea.RESOURCES));
+          localResources = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Prompts this session sees on top of the server's ({@link McpServer#prompts()}); a prompt here
+   * hides a server prompt with the same name. Changes send this session (only) one coalesced
+   * {@code prompts/list_changed}. They are served only when the server declared prompts to this
+   * session at {@code initialize}.
+   */
+  public PromptCatalog prompts() {
+    PromptCatalog c = localPrompts;
+    if (c == null) {
+      synchronized (this) { // short, never blocks: creates the overlay once
+        c = localPrompts;
+        if (c == null) {
+          c = new PromptCatalog(() -> localCatalogChanged(CatalogArea.PROMPTS));
+          localPrompts = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /** This session's resource overlay, or {@code null} while it has none. */
+  @Nullable ResourceCatalog localResources() {
+    return localResources;
+  }
+
+  /** This session's prompt overlay, or {@code null} while it has none. */
+  @Nullable PromptCatalog localPrompts() {
+    return localPrompts;
   }
 
   private void putOverlay(RegisteredTool tool) {
