@@ -32,7 +32,7 @@ final class ResumableStream {
   private final @Nullable RequestId requestId;
   private String lastEventId = "";
   private long retryMillis = -1;
-  private static final Duration RETRY_MARGIN = Duration.ofMillis(40);
+  private static final Duration RETRY_MARGIN = Duration.ofMillis(10);
 
   ResumableStream(StreamableHttpClientTransport transport, @Nullable RequestId requestId) {
     this.transport = transport;
@@ -45,12 +45,15 @@ final class ResumableStream {
     try {
       response = transport.get("");
     } catch (IOException e) {
+      transport.standingSettled();
       StreamableHttpClientTransport.LOG.log(
           System.Logger.Level.WARNING, "could not open the standing stream: {0}", Http.reason(e));
       return;
     } catch (InterruptedException e) {
+      transport.standingSettled();
       return; // closing
     }
+    transport.standingSettled();
     InputStream in = transport.track(response.body());
     int status = response.statusCode();
     if (status == 404 && transport.hasSession()) {

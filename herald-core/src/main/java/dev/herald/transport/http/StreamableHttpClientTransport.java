@@ -114,6 +114,16 @@ public final class StreamableHttpClientTransport implements Transport {
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final AtomicBoolean standingOpened = new AtomicBoolean();
+  /**
+   * Completes once the standing GET has been answered (or was not opened, or failed). Messages
+   * sent after {@code notifications/initialized} wait for it, briefly, so the standing stream is
+   * established before the first call's stream: a server then never mistakes the standing GET
+   * for the resumption of a call's stream.
+   */
+  private final java.util.concurrent.CompletableFuture<Void> standingReady = new java.util.concurrent.CompletableFuture<>();
+  private volatile boolean initializedSent;
+  /** How long a message after {@code initialized} waits for the standing GET's answer at most. */
+  static final java.time.Duration STANDING_WAIT = java.time.Duration.ofMillis(500);
   private final AtomicReference<Mode> mode = new AtomicReference<>(Mode.NEW);
   /** Completes when the mode leaves PROBING; fails when the probe fails. */
   private final CompletableFuture<@Nullable Void> routed = new CompletableFuture<>();
@@ -204,12 +214,42 @@ public final class StreamableHttpClientTransport implements Transport {
     if (!probe) {
       awaitRoute();
     }
+    if (initializedSent) {
+      awaitStanding();
+    }
+    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
+      initializedSent = true;
+      if (!openStandingStream) {
+        standingReady.complete(null);
+      }
+    }
     LegacySseConnection old = legacy;
     if (old != null) {
       old.post(message);
+      standingSettled(); // the old transport has one stream for everything: nothing to wait for
     } else {
       post(message, probe);
     }
+  }
+
+  private void awaitStanding() {
+    if (standingReady.isDone()) {
+      return;
+    }
+    try {
+      standingReady.get(STANDING_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TransportException("interrupted while waiting for the standing stream of " + uri, e);
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      // a server that holds back the GET's headers, or none at all: go on without waiting again
+      standingReady.complete(null);
+    }
+  }
+
+  /** The standing GET was answered, refused or not opened: later messages need not wait. */
+  void standingSettled() {
+    standingReady.complete(null);
   }
 
   private void awaitRoute() {
@@ -365,12 +405,12 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   private void afterAccepted(JsonRpcMessage message) {
-    if (message instanceof JsonRpcMessage.Notification n
-        && McpMethods.INITIALIZED.equals(n.method())
-        && openStandingStream
-        && mode.get() == Mode.STREAMABLE
-        && standingOpened.compareAndSet(false, true)) {
-      spawn("get", () -> new ResumableStream(this, null).openStanding());
+    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
+      if (openStandingStream && mode.get() == Mode.STREAMABLE && standingOpened.compareAndSet(false, true)) {
+        spawn("get", () -> new ResumableStream(this, null).openStanding());
+      } else {
+        standingSettled();
+      }
     }
   }
 
