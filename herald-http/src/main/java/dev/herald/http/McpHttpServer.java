@@ -4,8 +4,6 @@ import dev.herald.http.internal.Endpoint;
 import dev.herald.http.internal.EndpointConfig;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.server.McpServer;
-import dev.herald.server.ServerSession;
-import dev.herald.wire.RequestId;
 import java.net.URI;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -71,7 +69,8 @@ import org.jspecify.annotations.Nullable;
  * id with empty data) at the start of each stream, and every stream starts with a {@code retry}
  * field ({@link Builder#sseRetry}). With {@link Builder#ssePollingInterval} set, a request still
  * running after that long has its connection closed after priming, and the client resumes with
- * GET (SSE polling); {@link #closeSseStream} does the same for one request.
+ * GET (SSE polling); a handler does the same for its own request with {@link
+ * dev.herald.server.RequestContext#pollStream()}.
  *
  * <p><b>Backpressure.</b> Each stream's outbound queue is bounded ({@link
  * Builder#streamQueueLimit}). Queued events are written together, one flush per batch. A reader
@@ -205,19 +204,6 @@ public final class McpHttpServer implements AutoCloseable {
     return endpoint.slowReaderCloseCount();
   }
 
-  /**
-   * Closes the connection of one request's SSE stream without ending the stream (SSE polling,
-   * protocol 2025-11-25 and later): a request still answered as JSON is switched to SSE and
-   * primed first; the client resumes with GET and {@code Last-Event-ID}, and the response comes
-   * there. Use it from a tool handler: {@code http.closeSseStream(ctx.session(),
-   * ctx.requestId())}.
-   *
-   * @return false if the session is not on this server, is older than 2025-11-25, or the request
-   *     has no open stream
-   */
-  public boolean closeSseStream(ServerSession session, RequestId request) {
-    return endpoint.closeSseStream(session, request);
-  }
 
   /** Ends every session and stops serving. Idempotent. */
   @Override

@@ -16,7 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -34,7 +33,6 @@ final class Fixture implements AutoCloseable {
   final CountDownLatch release = new CountDownLatch(1);
   final AtomicBoolean holdCancelled = new AtomicBoolean();
   final CountDownLatch holdFinished = new CountDownLatch(1);
-  private final AtomicReference<McpHttpServer> self = new AtomicReference<>();
 
   Fixture() {
     this(b -> b);
@@ -66,7 +64,7 @@ final class Fixture implements AutoCloseable {
             .tool(
                 Tool.builder("reconnect").description("Closes its own SSE stream, then answers").build(),
                 call -> {
-                  self.get().closeSseStream(call.context().session(), call.context().requestId());
+                  call.context().pollStream();
                   release.await(10, TimeUnit.SECONDS);
                   return CallToolResult.text("reconnected");
                 })
@@ -83,7 +81,6 @@ final class Fixture implements AutoCloseable {
                 })
             .build();
     http = settings.apply(McpHttpServer.builder().server(mcp)).build().start();
-    self.set(http);
   }
 
   Client client() {

@@ -1,9 +1,7 @@
 package dev.herald.http.internal;
 
 import dev.herald.http.EventStore;
-import dev.herald.server.ServerSession;
 import dev.herald.session.Scheduler;
-import dev.herald.wire.RequestId;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,15 +86,6 @@ public final class Endpoint {
     return slowReaderCloses.sum();
   }
 
-  /** See {@code McpHttpServer#closeSseStream}. */
-  public boolean closeSseStream(ServerSession session, RequestId request) {
-    for (HttpSession s : sessions.values()) {
-      if (s.serverSession() == session) {
-        return s.priming() && s.closeStream(request);
-      }
-    }
-    return false;
-  }
 
   /** Ends every session and refuses new ones. Idempotent. */
   public void close() {

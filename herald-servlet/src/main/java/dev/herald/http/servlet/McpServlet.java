@@ -4,8 +4,6 @@ import dev.herald.http.EndpointBuilder;
 import dev.herald.http.McpHttpServer;
 import dev.herald.http.internal.Endpoint;
 import dev.herald.server.McpServer;
-import dev.herald.server.ServerSession;
-import dev.herald.wire.RequestId;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletConfig;
 import jakarta.servlet.ServletException;
@@ -110,16 +108,6 @@ public final class McpServlet extends HttpServlet {
     return endpoint.slowReaderCloseCount();
   }
 
-  /**
-   * Closes the connection of one request's SSE stream without ending the stream (SSE polling);
-   * see {@link McpHttpServer#closeSseStream}.
-   *
-   * @return false if the session is not served here, is older than 2025-11-25, or the request
-   *     has no open stream
-   */
-  public boolean closeSseStream(ServerSession session, RequestId request) {
-    return endpoint.closeSseStream(session, request);
-  }
 
   /**
    * Builds an {@link McpServlet}. The settings are {@link McpHttpServer.Builder}'s, minus those
