@@ -30,9 +30,10 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * End-to-end benchmark of a list change fanned out to many sessions with open GET streams
- * (issue 4): heap per idle session, and the time from {@code McpServer.addTool} to the moment the
- * last session's standing stream delivered {@code notifications/tools/list_changed}, against a
- * "ceiling" Jetty handler that does the least possible work per message.
+ * (docs/benchmarks.md, "List-change fan-out"): heap per idle session, and the time from {@code
+ * McpServer.addTool} to the moment the last session's standing stream delivered {@code
+ * notifications/tools/list_changed}, against a "ceiling" Jetty handler that does the least possible
+ * work per message.
  *
  * <p><b>Shape.</b> This {@code main} is the load driver. Each server under test runs in its own
  * child JVM ({@link FanoutServer}, launched here with a fixed {@code -Xms}/{@code -Xmx} and the

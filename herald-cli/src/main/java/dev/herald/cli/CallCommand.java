@@ -31,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code herald call}: calls one tool with a live progress bar, the server's log lines, then the
- * result (issue 7). On a terminal everything goes to stdout, the bar redrawn in place; otherwise
+ * result. On a terminal everything goes to stdout, the bar redrawn in place; otherwise
  * progress and logs are plain lines on stderr and stdout holds only the result.
  */
 @Command(

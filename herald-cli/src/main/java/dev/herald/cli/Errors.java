@@ -9,7 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One clear line for an error a user can cause (issue 7), and its exit code; never a stack trace.
+ * One clear line for an error a user can cause, and its exit code; never a stack trace.
  * Exit codes: 1 for a failure, 2 for a usage error (picocli's), 124 for a timeout (like
  * {@code timeout(1)}), 130 for Ctrl-C.
  */

@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code herald list}: the server's tools, resources, resource templates and prompts, names and
- * descriptions aligned; only the areas the server declares (issue 7).
+ * descriptions aligned; only the areas the server declares.
  */
 @Command(
     name = "list",

@@ -8,10 +8,10 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Draws one call's progress (issue 7). With a total: a determinate bar, percentage, counts with
- * the unit, elapsed time and the latest message. Without one: an honest indeterminate spinner with
- * the count so far, elapsed time and the latest message; a percentage is never invented. Before
- * the first update it says it is waiting.
+ * Draws one call's progress (docs/notifications.md, "The receiver's rules"). With a total: a
+ * determinate bar, percentage, counts with the unit, elapsed time and the latest message. Without
+ * one: an honest indeterminate spinner with the count so far, elapsed time and the latest message;
+ * a percentage is never invented. Before the first update it says it is waiting.
  *
  * <p>On a terminal it redraws one line, animated every 100 ms so the spinner and the clock move
  * even when the server is quiet, and {@link #log} prints lines above it. Elsewhere it prints plain

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code herald serve}: the demo fixture ({@code shared/FIXTURE.md}) for MCP Inspector, Claude
+ * {@code herald serve}: the demo fixture (docs/fixture.md) for MCP Inspector, Claude
  * Desktop or any host, over stdio (the default) or Streamable HTTP with {@code --port}.
  */
 @Command(name = "serve", description = "Serve the demo fixture to any MCP host, over stdio or Streamable HTTP.", mixinStandardHelpOptions = true)

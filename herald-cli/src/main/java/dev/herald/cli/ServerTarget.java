@@ -17,7 +17,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * The server a client command talks to (issue 7): either everything after {@code --}, a command
+ * The server a client command talks to: either everything after {@code --}, a command
  * line started as a subprocess and spoken to over stdio, or an {@code http(s)://} URL as the first
  * positional argument. {@link #split} separates the target from the command's own positional
  * arguments (tool name, {@code key=value} pairs); picocli keeps the arguments after {@code --} as

@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A tool's arguments from the command line (issue 7): {@code key=value} pairs, each value parsed
+ * A tool's arguments from the command line: {@code key=value} pairs, each value parsed
  * as JSON when it is valid JSON (numbers, booleans, objects, arrays, quoted strings) and kept as a
  * plain string otherwise, merged over {@code --json '{...}'}. When the tool's {@code inputSchema}
  * gives a property's type, the value is read as that type instead ({@code text=5} is the string

@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code herald watch}: connects, subscribes, and prints every notification as it arrives, one
- * timestamped line each, until Ctrl-C (exit 130) or the server goes away (exit 1). Issue 7.
+ * timestamped line each, until Ctrl-C (exit 130) or the server goes away (exit 1).
  */
 @Command(
     name = "watch",

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One catalog area's cache on the client (seed 000 Q2): {@code list_changed} marks it stale and
+ * One catalog area's cache on the client (docs/notifications.md, "List changes are hints, not
+ * diffs"): {@code list_changed} marks it stale and
  * the next use refetches it, lazily and once, however many callers ask at the same time. A change
  * that arrives during a fetch leaves the cache stale, so the next use fetches again.
  *

@@ -9,7 +9,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Makes log data and server-written messages safe to show (spec §4.7: logs must not carry
+ * Makes log data and server-written messages safe to show (MCP 2025-11-25
+ * server/utilities/logging: logs must not carry
  * secrets or attack-useful internals; clients render them as text). Every string in the data
  * tree, object keys included, loses its control characters (ANSI escapes, bidirectional
  * overrides, NUL; line breaks and tabs become spaces) and is capped at {@link #MAX_STRING}

@@ -9,7 +9,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Answers one question for one session: may this unsolicited notification be sent to it now?
  *
- * <p>Design note (DESIGN.md "Gates", seed 000 Q1, Q5, Q6; spec §4.1, §4.6, §4.7). Unsolicited
+ * <p>Design note (docs/architecture.md "Gates", docs/notifications.md "The seven families"; MCP
+ * 2025-11-25 basic/lifecycle "Capability Negotiation", server/tools, server/resources,
+ * server/prompts "List Changed Notification", server/utilities/logging). Unsolicited
  * notifications ({@code <area>/list_changed}, {@code resources/updated}, {@code notifications/message})
  * are gated by the session only, never by a request's {@code _meta}: per-request client
  * capabilities open request-bound notifications (progress, task status), not these. The rules:

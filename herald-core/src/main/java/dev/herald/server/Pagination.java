@@ -13,7 +13,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Opaque cursors for every list method (MCP server/utilities/pagination; spec.md 4.10).
+ * Opaque cursors for every list method (MCP 2025-11-25 server/utilities/pagination).
  *
  * <p>Design note. A cursor is base64url of a 4-byte offset followed by the first 12 bytes of an
  * HMAC-SHA256 over the list's name and that offset, keyed by 32 random bytes drawn once per

@@ -20,7 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Derives a tool's input schema (JSON Schema 2020-12) from a record's components.
  *
- * <p>Design note (issue 3; STYLE "Types", after go-sdk's {@code jsonschema.For}). Each component
+ * <p>Design note (after the MCP Go SDK's {@code jsonschema.For}). Each component
  * becomes a property of the same name. Supported types: {@code String} (and {@code char}),
  * integral numbers ({@code int}, {@code long}, {@code short}, {@code byte}, their boxes,
  * {@code BigInteger}), other numbers ({@code double}, {@code float}, their boxes,

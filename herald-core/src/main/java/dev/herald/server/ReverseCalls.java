@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Server-to-client requests made by a handler (legacy era: {@code sampling/createMessage},
- * {@code elicitation/create}, {@code roots/list}; spec.md 4.1 capabilities, 4.11 routing).
+ * {@code elicitation/create}, {@code roots/list}; MCP 2025-11-25 basic/lifecycle "Capability
+ * Negotiation", basic/transports "Sending Messages to the Server").
  *
  * <p>Design note. Each call is gated on what the client declared at bring-up; a missing
  * capability fails the handler at once with -32601 and sends nothing. Each call is made through

@@ -10,8 +10,9 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Resource subscriptions, per (session, uri), legacy era ({@code resources/subscribe}; spec.md
- * 4.6; DESIGN.md "Routing": {@code resources/updated} goes only to subscribers of that uri).
+ * Resource subscriptions, per (session, uri), legacy era ({@code resources/subscribe}; MCP
+ * 2025-11-25 server/resources, "Subscriptions"): {@code resources/updated} goes only to the
+ * subscribers of that uri (docs/notifications.md, "Routing").
  *
  * <p>Design note. Two indexes under one lock: by session (for the per-session cap and for dropping
  * everything when the session ends) and by uri (for fan-out). The lock guards only map updates;

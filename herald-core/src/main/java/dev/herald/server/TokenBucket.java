@@ -5,9 +5,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A token bucket on an injected {@link Ticker}: {@code burst} tokens, refilled at {@code
- * perSecond}. Used to rate-limit {@code notifications/message} per session (spec §4.7: servers
- * SHOULD rate-limit logs). Thread-safe; the lock guards {@code tokens} and {@code last} and is
- * never held across I/O.
+ * perSecond}. Used to rate-limit {@code notifications/message} per session (MCP 2025-11-25
+ * server/utilities/logging: servers SHOULD rate-limit logs). Thread-safe; the lock guards {@code
+ * tokens} and {@code last} and is never held across I/O.
  */
 final class TokenBucket {
   private final Ticker ticker;

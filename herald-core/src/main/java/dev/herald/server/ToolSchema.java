@@ -16,11 +16,12 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A tool's input or output schema, compiled once when the tool is registered.
  *
- * <p>Design note (issue 3; spec §7.3 "Tool"). Schemas are JSON Schema 2020-12 unless they name
- * another dialect in {@code $schema}. Compilation never touches the network: remote {@code $ref}s
- * are refused, so a tool definition cannot make the server fetch a URL. Validation reports every
- * failing location as {@code $.path: message}, capped at {@link #MAX_REPORTED} entries, with
- * control characters removed so that a hostile argument name cannot forge the message.
+ * <p>Design note (MCP 2025-11-25 server/tools, "Tool"). Schemas are JSON Schema 2020-12 unless
+ * they name another dialect in {@code $schema}. Compilation never touches the network: remote
+ * {@code $ref}s are refused, so a tool definition cannot make the server fetch a URL. Validation
+ * reports every failing location as {@code $.path: message}, capped at {@link #MAX_REPORTED}
+ * entries, with control characters removed so that a hostile argument name cannot forge the
+ * message.
  *
  * <p>Immutable and thread-safe; validation allocates per call only what the validator needs.
  */

@@ -54,6 +54,7 @@ public record CallOptions(
     return new CallOptions(null, null, null, DEFAULT_RENDER_INTERVAL);
   }
 
+  /** A builder with nothing set: no clocks of its own, no progress, a 100 ms render interval. */
   public static Builder builder() {
     return new Builder();
   }
@@ -76,26 +77,72 @@ public record CallOptions(
 
     private Builder() {}
 
+    /**
+     * How long the call may go without its response or an accepted progress update before Herald
+     * gives up on it (default: none of its own; the connection's default call options apply,
+     * which set none unless {@code McpClient.Builder.defaultCallOptions} says otherwise). Only an
+     * accepted update resets it; a refused one never does. When it runs out Herald sends {@code
+     * notifications/cancelled} and the call fails with {@link TimeoutException} ({@link
+     * TimeoutException.Clock#IDLE}). {@code null} leaves it unset.
+     *
+     * <p>Checked by {@link #build()}: a zero or negative duration is refused there with {@link
+     * IllegalArgumentException}.
+     */
     public Builder idleTimeout(Duration idleTimeout) {
       this.idleTimeout = idleTimeout;
       return this;
     }
 
+    /**
+     * The call's absolute deadline, counted from the moment it is sent (default: none of its own;
+     * the connection's default call options apply). Progress never extends it. When it runs out
+     * Herald sends {@code notifications/cancelled} and the call fails with {@link
+     * TimeoutException} ({@link TimeoutException.Clock#ABSOLUTE}). {@code null} leaves it unset.
+     *
+     * <p>Checked by {@link #build()}: a zero or negative duration is refused there with {@link
+     * IllegalArgumentException}.
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
       return this;
     }
 
+    /**
+     * This call's progress listener (default: none, and then the request carries no progress
+     * token, so the peer sends no progress for it). When set, Herald puts a fresh 128-bit random
+     * token in the request's {@code _meta.progressToken} and gives this listener the updates for
+     * that token only, validated (strictly increasing, finite) and coalesced to {@link
+     * #renderInterval}; the last accepted value is delivered before the call completes.
+     *
+     * @throws NullPointerException if {@code listener} is null
+     */
     public Builder progress(ProgressListener listener) {
       this.progress = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
+    /**
+     * How often the {@link #progress} listener is called at most (default 100 ms, {@link
+     * CallOptions#DEFAULT_RENDER_INTERVAL}); updates in between are coalesced to the latest, and
+     * the pending one is flushed when the call ends. {@link Duration#ZERO} delivers every accepted
+     * update.
+     *
+     * <p>Checked by {@link #build()}: a negative duration is refused there with {@link
+     * IllegalArgumentException}.
+     *
+     * @throws NullPointerException if {@code interval} is null
+     */
     public Builder renderInterval(Duration interval) {
       this.renderInterval = Objects.requireNonNull(interval, "interval");
       return this;
     }
 
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException if a clock is zero or negative, or the render interval is
+     *     negative
+     */
     public CallOptions build() {
       return new CallOptions(idleTimeout, timeout, progress, renderInterval);
     }

@@ -13,9 +13,10 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The sender's progress emitter for one inbound request that carried a token (DESIGN "Progress,
- * both ends", sender). Refuses non-finite and non-increasing values; coalesces to a cadence with a
- * trailing flush; {@link #close()} flushes the last value and refuses everything after.
+ * The sender's progress emitter for one inbound request that carried a token
+ * (docs/notifications.md, "The sender's rules"; MCP 2025-11-25 basic/utilities/progress). Refuses
+ * non-finite and non-increasing values; coalesces to a cadence with a trailing flush; {@link
+ * #close()} flushes the last value and refuses everything after.
  *
  * <p>State is guarded by {@code lock}, which is held while the notification is handed to the
  * session's send path so that values leave strictly in order. Only this emitter's own callers

@@ -11,9 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The receiver's registry of progress tokens for one session (seed 003, DESIGN "Progress, both
- * ends"). A token is registered when its request is sent and closed exactly once when the request
- * ends; a bounded set of tombstones then tells a late update from an unknown one. An update is
+ * The receiver's registry of progress tokens for one session (docs/notifications.md, "The
+ * receiver's rules"; MCP 2025-11-25 basic/utilities/progress). A token is registered when its
+ * request is sent and closed exactly once when the request ends; a bounded set of tombstones then
+ * tells a late update from an unknown one. An update is
  * only ever applied to the row that owns its token.
  *
  * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own monitor.

@@ -12,7 +12,8 @@ import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The receiver's state for one active progress token (seed 003): validates each update
+ * The receiver's state for one active progress token (docs/notifications.md, "The receiver's
+ * rules"): validates each update
  * (finite, strictly increasing, sane total), coalesces renders to a cadence with a trailing flush,
  * flushes the pending value when the call ends, and keeps the per-token record.
  *

@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * A message together with its encoding ({@link MessageCodec#encode}), made once and handed to any
  * number of transports: a notification fanned out to many sessions is encoded once, never once
- * per session or per stream (DESIGN.md "Performance we design for").
+ * per session or per stream (docs/architecture.md, "Performance we design for").
  *
  * <p>The bytes are shared, not copied: whoever holds an {@code EncodedMessage} (transports, event
  * stores, write queues) must treat {@link #bytes()} as read-only. Immutable and thread-safe under

@@ -1,6 +1,9 @@
 package dev.herald.wire;
 
-/** JSON-RPC and MCP error codes (reference/spec.md section 2.3). */
+/**
+ * JSON-RPC and MCP error codes (JSON-RPC 2.0, "Error object"; MCP 2025-11-25 basic/index, "Error
+ * Responses", and 2026-07-28 basic/index, "Error Codes").
+ */
 public final class ErrorCodes {
   private ErrorCodes() {}
 

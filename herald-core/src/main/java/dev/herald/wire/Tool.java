@@ -27,6 +27,11 @@ public record Tool(
     }
   }
 
+  /**
+   * A builder for a tool named {@code name}, the name clients call it by.
+   *
+   * @throws IllegalArgumentException if the name is null or blank
+   */
   public static Builder builder(String name) {
     return new Builder(name);
   }
@@ -61,46 +66,65 @@ public record Tool(
       this.name = name;
     }
 
+    /** The human-readable name a UI shows (default: none; UIs fall back to the name). */
     public Builder title(String title) {
       this.title = title;
       return this;
     }
 
+    /** What the tool does, for people and models (default: none). */
     public Builder description(String description) {
       this.description = description;
       return this;
     }
 
+    /**
+     * The JSON Schema of the arguments (default {@code {"type": "object"}}: any object). A server
+     * compiles it when the tool is registered and validates every call's arguments against it.
+     */
     public Builder inputSchema(ObjectNode schema) {
       this.inputSchema = schema;
       return this;
     }
 
+    /**
+     * The JSON Schema of the result's {@code structuredContent} (default: none, and then results
+     * need not carry structured content).
+     */
     public Builder outputSchema(ObjectNode schema) {
       this.outputSchema = schema;
       return this;
     }
 
+    /** Hints about the tool's behaviour (read-only, destructive…); untrusted (default: none). */
     public Builder annotations(ToolAnnotations annotations) {
       this.annotations = annotations;
       return this;
     }
 
+    /**
+     * Icons a UI may show (default: none).
+     *
+     * @throws NullPointerException if the list or an element is null
+     */
     public Builder icons(List<Icon> icons) {
       this.icons = List.copyOf(icons);
       return this;
     }
 
+    /** The {@code execution} object, such as {@code taskSupport} (default: none). */
     public Builder execution(ObjectNode execution) {
       this.execution = execution;
       return this;
     }
 
+    /** The tool's {@code _meta} (default: none). */
     public Builder meta(ObjectNode meta) {
       this.meta = meta;
       return this;
     }
 
+    /** The tool. */
     public Tool build() {
       return new Tool(name, title, description, inputSchema, outputSchema, annotations, icons, execution, meta);
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A notification fanned out to many sessions is encoded once: every session's transport is handed
- * the same bytes (DESIGN "encode each message once"), while each session's gate still decides.
+ * the same bytes (docs/architecture.md, "Performance we design for"), while each session's gate
+ * still decides.
  */
 class FanoutEncodingTest {
   private final List<Peers.Peer> peers = new ArrayList<>();

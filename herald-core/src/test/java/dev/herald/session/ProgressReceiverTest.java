@@ -15,7 +15,10 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The receiver's side of progress (seed 003): ownership first, movement second, presentation third. */
+/**
+ * The receiver's side of progress (docs/notifications.md, "The receiver's rules"): ownership
+ * first, movement second, presentation third.
+ */
 @Timeout(10)
 class ProgressReceiverTest {
 
@@ -292,7 +295,7 @@ class ProgressReceiverTest {
 
   // ------------------------------------------------------------------ cadence (direct, ManualClock)
 
-  /** Seed 003: 10,000 valid updates over 10 s, rendered at a 100 ms cadence, keep update 10,000 visible. */
+  /** 10,000 valid updates over 10 s, rendered at a 100 ms cadence, keep update 10,000 visible. */
   @Test
   void tenThousandUpdatesOverTenSecondsRenderAboutOneHundredAndOneFrames() {
     ManualClock clock = new ManualClock();

@@ -22,77 +22,190 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   /** This builder, typed as the concrete one. */
   protected abstract B self();
 
-public final B server(McpServer server) {
+  /**
+   * The MCP server whose tools, resources and prompts this endpoint serves (required; no
+   * default). Every HTTP session gets its own {@code ServerSession} of this server.
+   *
+   * @throws NullPointerException if {@code server} is null
+   */
+  public final B server(McpServer server) {
     config.server(server);
     return self();
   }
 
-public final B legacySse(boolean enabled, String ssePath, String postPath) {
+  /**
+   * Whether to serve the 2024-11-05 HTTP+SSE transport beside Streamable HTTP (default true),
+   * and where: {@code ssePath} for its GET stream (default {@code /sse}) and {@code postPath} for
+   * the messages a client POSTs (default {@code /messages}). On {@code McpHttpServer} these are
+   * paths on the server; on {@code McpServlet} they are beneath the servlet's mapping. The paths
+   * must differ from each other and from the Streamable HTTP path, which {@code build()} checks.
+   *
+   * @throws NullPointerException if a path is null
+   * @throws IllegalArgumentException if a path does not start with {@code /}
+   */
+  public final B legacySse(boolean enabled, String ssePath, String postPath) {
     config.legacySse(enabled, ssePath, postPath);
     return self();
   }
 
-public final B legacySse(boolean enabled) {
+  /**
+   * Whether to serve the 2024-11-05 HTTP+SSE transport beside Streamable HTTP (default true), at
+   * the paths already set (default {@code /sse} and {@code /messages}). {@code false} serves
+   * Streamable HTTP only.
+   */
+  public final B legacySse(boolean enabled) {
     config.legacySse(enabled);
     return self();
   }
 
-public final B allowedOrigins(String... origins) {
+  /**
+   * More {@code Origin} values to accept, exactly as browsers send them (e.g. {@code
+   * https://app.example.com}; compared ignoring case), or {@code "*"} for any. Adds to the ones
+   * given before. Default: none beyond the server's own loopback origins ({@code
+   * http://127.0.0.1:<port>}, {@code http://localhost:<port>}, {@code http://[::1]:<port>} and
+   * the bound address), which are always accepted. A request without {@code Origin} is not
+   * checked; one with any other {@code Origin} is refused with 403 (the DNS-rebinding guard of
+   * the MCP specification, basic/transports, "Security Warning").
+   *
+   * @throws NullPointerException if an origin is null
+   */
+  public final B allowedOrigins(String... origins) {
     config.allowedOrigins(origins);
     return self();
   }
 
-public final B allowedHosts(String... hosts) {
+  /**
+   * More {@code Host} header values to accept, as {@code name:port} (e.g. {@code
+   * mcp.example.com:443}; compared ignoring case), or {@code "*"} for any. Adds to the ones given
+   * before. Default: none beyond the loopback names ({@code 127.0.0.1}, {@code localhost},
+   * {@code [::1]}) and the bound address, with the port the request arrived on, which are always
+   * accepted. Any other {@code Host}, or none, is refused with 403. Behind a proxy or on a public
+   * name, list the names clients use.
+   *
+   * @throws NullPointerException if a host is null
+   */
+  public final B allowedHosts(String... hosts) {
     config.allowedHosts(hosts);
     return self();
   }
 
-public final B maxSessions(int max) {
+  /**
+   * Most open sessions, both transports together (default 1024). An {@code initialize} beyond it
+   * is refused with 503 until a session ends.
+   *
+   * @throws IllegalArgumentException if less than 1
+   */
+  public final B maxSessions(int max) {
     config.maxSessions(max);
     return self();
   }
 
-public final B sessionIdleTimeout(Duration timeout) {
+  /**
+   * How long a session with no request in flight, no open stream and no activity may stay before
+   * it ends (default 10 minutes); later requests with its id get 404. Checked by the housekeeping
+   * timer at least once a second.
+   *
+   * @throws NullPointerException if {@code timeout} is null
+   * @throws IllegalArgumentException if not positive
+   */
+  public final B sessionIdleTimeout(Duration timeout) {
     config.sessionIdleTimeout(timeout);
     return self();
   }
 
-public final B maxBodyBytes(int max) {
+  /**
+   * Largest POST body accepted, in bytes (default 4 MiB); a larger one is refused with 413, by
+   * its {@code Content-Length} or as soon as reading passes the limit. The JSON itself is also
+   * bounded in nesting depth by the codec (deeper is 400 with -32700).
+   *
+   * @throws IllegalArgumentException if less than 1
+   */
+  public final B maxBodyBytes(int max) {
     config.maxBodyBytes(max);
     return self();
   }
 
-public final B eventStore(EventStore store) {
+  /**
+   * Where SSE events are kept so a client can resume a stream with {@code Last-Event-ID} (default
+   * {@link EventStore#inMemory EventStore.inMemory(512)}: the last 512 events of each stream, in
+   * this process).
+   *
+   * @throws NullPointerException if {@code store} is null
+   */
+  public final B eventStore(EventStore store) {
     config.eventStore(store);
     return self();
   }
 
-public final B streamQueueLimit(int events, long bytes) {
+  /**
+   * Each stream connection's outbound queue: at most {@code events} events and {@code bytes}
+   * bytes waiting to be written (default 1024 events and 4 MiB). A reader that falls further
+   * behind loses its connection, not the events: it can resume with {@code Last-Event-ID} from the
+   * {@link #eventStore event store}.
+   *
+   * @throws IllegalArgumentException if either is less than 1
+   */
+  public final B streamQueueLimit(int events, long bytes) {
     config.streamQueueLimit(events, bytes);
     return self();
   }
 
-public final B ssePollingInterval(Duration interval) {
+  /**
+   * SSE polling (protocol 2025-11-25 and later): a request still running after {@code interval}
+   * has its connection closed after the priming event, and the client picks up the rest with GET
+   * and {@code Last-Event-ID} after the {@link #sseRetry retry} delay. {@link Duration#ZERO} (the
+   * default) never closes a request's stream early; a handler can still ask for it with {@code
+   * RequestContext.pollStream()}.
+   *
+   * @throws NullPointerException if {@code interval} is null
+   * @throws IllegalArgumentException if negative
+   */
+  public final B ssePollingInterval(Duration interval) {
     config.ssePollingInterval(interval);
     return self();
   }
 
-public final B sseRetry(Duration retry) {
+  /**
+   * The {@code retry} field sent at the start of every stream, in whole milliseconds: how long a
+   * client waits before reconnecting to a closed stream (default 1 s; zero is allowed).
+   *
+   * @throws NullPointerException if {@code retry} is null
+   * @throws IllegalArgumentException if negative
+   */
+  public final B sseRetry(Duration retry) {
     config.sseRetry(retry);
     return self();
   }
 
-public final B sseKeepAlive(Duration interval) {
+  /**
+   * How long a standing (GET) stream may stay silent before a keep-alive comment is written to it
+   * (default 15 s). Keep it below the idle timeouts of proxies and containers in between.
+   *
+   * @throws NullPointerException if {@code interval} is null
+   * @throws IllegalArgumentException if not positive
+   */
+  public final B sseKeepAlive(Duration interval) {
     config.sseKeepAlive(interval);
     return self();
   }
 
-public final B ticker(Ticker ticker) {
+  /**
+   * The clock for session idleness (default {@link Ticker#system()}); tests pass a fake one.
+   *
+   * @throws NullPointerException if {@code ticker} is null
+   */
+  public final B ticker(Ticker ticker) {
     config.ticker(ticker);
     return self();
   }
 
-public final B scheduler(Scheduler scheduler) {
+  /**
+   * The timer for housekeeping (idle sessions, keep-alive comments) and SSE polling (default
+   * {@link Scheduler#system()}); tests pass a fake one.
+   *
+   * @throws NullPointerException if {@code scheduler} is null
+   */
+  public final B scheduler(Scheduler scheduler) {
     config.scheduler(scheduler);
     return self();
   }

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * An {@link Exchange} over Jetty core's {@link Request}, {@link Response} and {@link Callback}.
  *
- * <p>Design note (issue 4). Writes go straight to {@link Response#write}; the last one completes
+ * <p>Design note. Writes go straight to {@link Response#write}; the last one completes
  * the handler's callback, and a failed write fails it, which makes Jetty drop the connection.
  * Bodies are read with {@link Request#demand} callbacks, chunk by chunk, up to the limit.
  *

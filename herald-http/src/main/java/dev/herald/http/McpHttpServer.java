@@ -251,6 +251,15 @@ public final class McpHttpServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The address to bind (default {@code 127.0.0.1}, loopback only). Binding anything else
+     * exposes the server to the network: add the names clients will use with {@link
+     * #allowedHosts}, and put authentication in front of it. The bound address is accepted in
+     * {@code Host} and {@code Origin} like the loopback names.
+     *
+     * @throws NullPointerException if {@code host} is null
+     * @throws IllegalArgumentException if blank
+     */
     public Builder host(String host) {
       Objects.requireNonNull(host, "host");
       if (host.isBlank()) {
@@ -259,6 +268,13 @@ public final class McpHttpServer implements AutoCloseable {
       this.host = host;
       return this;
     }
+
+    /**
+     * The port to bind (default 0: any free port, read back with {@link McpHttpServer#port()}
+     * after {@link McpHttpServer#start()}).
+     *
+     * @throws IllegalArgumentException outside 0..65535
+     */
     public Builder port(int port) {
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException("port must be in 0..65535, was " + port);
@@ -266,6 +282,14 @@ public final class McpHttpServer implements AutoCloseable {
       this.port = port;
       return this;
     }
+
+    /**
+     * The Streamable HTTP endpoint's path (default {@code /mcp}). It must differ from the legacy
+     * HTTP+SSE paths while those are served, which {@link #build()} checks.
+     *
+     * @throws NullPointerException if {@code path} is null
+     * @throws IllegalArgumentException if it does not start with {@code /}
+     */
     public Builder path(String path) {
       config.path(path);
       return this;

@@ -55,10 +55,20 @@ public final class SubprocessTransport implements Transport {
     this.maxLineBytes = b.maxLineBytes;
   }
 
+  /**
+   * A builder for a server started with {@code command} (the program, then its arguments).
+   *
+   * @throws IllegalArgumentException if no program is named
+   */
   public static Builder builder(String... command) {
     return new Builder(List.of(command));
   }
 
+  /**
+   * A builder for a server started with {@code command} (the program, then its arguments).
+   *
+   * @throws IllegalArgumentException if no program is named
+   */
   public static Builder builder(List<String> command) {
     return new Builder(command);
   }
@@ -171,11 +181,21 @@ public final class SubprocessTransport implements Transport {
       this.command = new ArrayList<>(command);
     }
 
+    /**
+     * An environment variable for the server, added to (or replacing one of) the variables this
+     * process has (default: this process's environment unchanged).
+     *
+     * @throws NullPointerException if {@code key} or {@code value} is null
+     */
     public Builder environment(String key, String value) {
       environment.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
       return this;
     }
 
+    /**
+     * The server's working directory (default: this process's; {@code null} restores it). A
+     * directory that does not exist makes {@link SubprocessTransport#start} fail.
+     */
     public Builder directory(Path dir) {
       this.directory = dir;
       return this;
@@ -196,11 +216,20 @@ public final class SubprocessTransport implements Transport {
       return this;
     }
 
+    /**
+     * The longest line accepted from the server's stdout, in bytes (default 4 MiB, {@link
+     * StdioTransport#DEFAULT_MAX_LINE_BYTES}). A longer line is discarded as it streams in, never
+     * buffered whole, and reported as an invalid message; the session goes on.
+     *
+     * <p>Checked when the transport starts: below 1024, {@link SubprocessTransport#start} throws
+     * {@link IllegalArgumentException}.
+     */
     public Builder maxLineBytes(int max) {
       this.maxLineBytes = max;
       return this;
     }
 
+    /** The transport; the server is started by {@link SubprocessTransport#start}. */
     public SubprocessTransport build() {
       return new SubprocessTransport(this);
     }

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * limits and counters, the housekeeping timer, and {@link #handle}, the way in for every
  * exchange.
  *
- * <p>Design note (issue 4). This is the part of the old Jetty-only server that never needed
+ * <p>Design note. This is the part of the old Jetty-only server that never needed
  * Jetty; {@code McpHttpServer} and {@code McpServlet} each own one and differ only in how they
  * turn their container's request into an {@link Exchange}. The sweep ends idle sessions and sends
  * keep-alive comments; it runs from {@link #start} to {@link #close}.

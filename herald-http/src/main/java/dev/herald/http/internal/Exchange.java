@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * body, and a response written without blocking. Implemented once per container (Jetty core,
  * Servlet 6); nothing above this interface knows which.
  *
- * <p>Design note (issue 4). The contract is the smallest Jetty core and Servlet 6 share: status
+ * <p>Design note. The contract is the smallest Jetty core and Servlet 6 share: status
  * and headers are set before the first {@link #write}; writes are non-blocking, at most one is
  * outstanding, and each completes its {@link Done} exactly once, possibly on the calling thread;
  * the write with {@code last} set ends the exchange. {@link #abort} ends it at once, dropping the

@@ -25,7 +25,9 @@ import org.jspecify.annotations.Nullable;
  * One Streamable HTTP session: the {@link Transport} its {@link ServerSession} writes to, the
  * open POST streams by request id, the standing stream, and the streams kept for resumption.
  *
- * <p>Design note (spec §4.3, routing matrix §4.11; DESIGN.md "Routing"). {@link #route} is the
+ * <p>Design note (MCP 2025-11-25 basic/transports, "Sending Messages to the Server", "Listening
+ * for Messages from the Server", "Multiple Connections"; docs/architecture.md and
+ * docs/notifications.md, "Routing"). {@link #route} is the
  * one place a message picks its stream: the open stream of the request it relates to (a
  * response is related to its own id); failing that, the standing stream, which exists from the
  * first message that needs it, so what arrives before any GET waits in its bounded store and is

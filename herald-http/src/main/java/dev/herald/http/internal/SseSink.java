@@ -10,16 +10,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * One open SSE response: a bounded queue of frames and the loop that writes them.
  *
- * <p>Design note (DESIGN.md "Routing", "Performance"). Producers {@link #enqueue} already encoded
- * frames from any thread; the write loop hands whatever has queued since the last write to the
- * {@link Exchange} as one buffer (several events, one flush), so a burst costs one write, and no
- * thread waits on a slow socket. At most one write is outstanding; its completion, on whatever
- * thread, runs the loop again (a completion that arrives before {@code write} returns is noted
- * and the loop continues there, so the stack never grows). The queue is bounded by count and
- * bytes: when an offer would exceed either, the reader is too slow, the sink aborts the response
- * (the client can resume with {@code Last-Event-ID}) and the offer returns false. Memory per
- * stream is thus at most the queue limit plus the one batch being written. {@link #end} finishes
- * the response after the queued frames; the logical stream may outlive this sink.
+ * <p>Design note (docs/architecture.md, "Routing" and "Performance we design for"). Producers
+ * {@link #enqueue} already encoded frames from any thread; the write loop hands whatever has queued
+ * since the last write to the {@link Exchange} as one buffer (several events, one flush), so a
+ * burst costs one write, and no thread waits on a slow socket. At most one write is outstanding;
+ * its completion, on whatever thread, runs the loop again (a completion that arrives before {@code
+ * write} returns is noted and the loop continues there, so the stack never grows). The queue is
+ * bounded by count and bytes: when an offer would exceed either, the reader is too slow, the sink
+ * aborts the response (the client can resume with {@code Last-Event-ID}) and the offer returns
+ * false. Memory per stream is thus at most the queue limit plus the one batch being written. {@link
+ * #end} finishes the response after the queued frames; the logical stream may outlive this sink.
  *
  * <p>Thread-safe: {@link #lock} guards the queue, the flags and the loop state; the exchange is
  * never called with the lock held.

@@ -13,17 +13,18 @@ import org.jspecify.annotations.Nullable;
  * stream. It outlives the HTTP connections that carry it: a client that loses the connection can
  * attach a new one with {@code Last-Event-ID} and continue where it left off.
  *
- * <p>Design note (spec 2025-11-25 basic/transports, "Sending Messages", "Resumability";
- * DESIGN.md "Streams and resumability"). Every event is numbered {@code <id>_<seq>}, stored in
- * the session's {@link dev.herald.http.EventStore} first and then offered to the attached {@link SseSink}, if
- * any, all under {@link #lock}, so an attach that replays from the store and then goes live can
- * neither miss an event nor repeat one. A POST stream starts undecided, holding the exchange:
- * when the request's response is the first message, it is answered as plain JSON and no stream
- * ever exists; anything else first switches the exchange to SSE (status, headers, a priming
- * event). The response ends the stream; later messages related to the request go to the
- * standing stream. If the POST connection fails before anything was written, the client holds
- * no event id to resume from, so the stream is orphaned: its notifications go to the standing
- * stream and its response is dropped (a disconnect is not a cancellation: the handler runs on).
+ * <p>Design note (MCP 2025-11-25 basic/transports, "Sending Messages", "Resumability and
+ * Redelivery"; docs/architecture.md, "Streams and resumability"). Every event is numbered {@code
+ * <id>_<seq>}, stored in the session's {@link dev.herald.http.EventStore} first and then offered to
+ * the attached {@link SseSink}, if any, all under {@link #lock}, so an attach that replays from the
+ * store and then goes live can neither miss an event nor repeat one. A POST stream starts
+ * undecided, holding the exchange: when the request's response is the first message, it is answered
+ * as plain JSON and no stream ever exists; anything else first switches the exchange to SSE
+ * (status, headers, a priming event). The response ends the stream; later messages related to the
+ * request go to the standing stream. If the POST connection fails before anything was written, the
+ * client holds no event id to resume from, so the stream is orphaned: its notifications go to the
+ * standing stream and its response is dropped (a disconnect is not a cancellation: the handler runs
+ * on).
  *
  * <p>Thread-safe; {@link #lock} guards the mutable fields. Lock order: stream, then sink.
  */

@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * An {@link Exchange} over a Servlet 6 request in async mode.
  *
- * <p>Design note (issue 4; Servlet 6.0 §2.3.3.4 non-blocking IO). Every exchange is started
+ * <p>Design note (Jakarta Servlet 6.0, section 2.3.3.4, non-blocking IO). Every exchange is started
  * async by {@link McpServlet}, so the container thread returns at once and the response ends with
  * {@link AsyncContext#complete}. Writes use the {@link WriteListener}: {@link #write} parks the
  * one pending buffer and {@link #pump} moves it out while {@link ServletOutputStream#isReady}
