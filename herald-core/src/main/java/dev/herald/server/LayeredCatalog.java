@@ -102,12 +102,6 @@ final class LayeredCatalog<E> {
     return list;
   }
 
-  /** Whether this session sees no entry at all. */
-  boolean isEmpty() {
-    Catalog<E> o = overlay;
-    return base.isEmpty() && (o == null || o.isEmpty());
-  }
-
   /** Two sorted lists merged by key; on a tie the overlay's entry wins. */
   private List<E> bySortedKey(Catalog.Snapshot<E> b, Catalog.Snapshot<E> top) {
     List<E> lower = b.list();

@@ -57,7 +57,9 @@ import org.jspecify.annotations.Nullable;
  * whose gate is open (it is operating, and the server declared {@code <area>.listChanged} to it,
  * see {@link #capabilities()} and {@link Builder#toolsListChanged}) receives one {@code
  * notifications/<area>/list_changed} per burst, {@link Builder#listChangedDebounce} after the
- * burst's first change. Sessions can also carry their own tools ({@link ServerSession#addTool}).
+ * burst's first change. Sessions can also carry their own tools, resources and prompts on top of
+ * the server's ({@link ServerSession#addTool}, {@link ServerSession#resources()}, {@link
+ * ServerSession#prompts()}); such a change is announced to that session only.
  *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
  * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
