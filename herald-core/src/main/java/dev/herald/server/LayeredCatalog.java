@@ -83,6 +83,7 @@ final class LayeredCatalog<E> {
   }
 
   /** Every entry this session sees, once per key, in the kind's order; immutable. */
+  @SuppressWarnings("ReferenceEquality") // the cache is keyed by snapshot identity, on purpose
   List<E> list() {
     Catalog.Snapshot<E> b = base.snapshot();
     Catalog<E> o = overlay;
