@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -58,7 +57,9 @@ import org.jspecify.annotations.Nullable;
  * whose gate is open (it is operating, and the server declared {@code <area>.listChanged} to it,
  * see {@link #capabilities()} and {@link Builder#toolsListChanged}) receives one {@code
  * notifications/<area>/list_changed} per burst, {@link Builder#listChangedDebounce} after the
- * burst's first change. Sessions can also carry their own tools ({@link ServerSession#addTool}).
+ * burst's first change. Sessions can also carry their own tools, resources and prompts on top of
+ * the server's ({@link ServerSession#addTool}, {@link ServerSession#resources()}, {@link
+ * ServerSession#prompts()}); such a change is announced to that session only.
  *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
  * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
@@ -79,11 +80,16 @@ public final class McpServer {
   final double logsPerSecond;
   final int logBurst;
   final boolean toolsListChanged;
-  final ConcurrentSkipListMap<String, RegisteredTool> tools = new ConcurrentSkipListMap<>();
   final Set<ServerSession> sessions = ConcurrentHashMap.newKeySet();
   private final Debouncer[] changes = new Debouncer[CatalogArea.values().length];
-  final ResourceCatalog resourceCatalog = new ResourceCatalog(() -> catalogChanged(CatalogArea.RESOURCES));
-  final PromptCatalog promptCatalog = new PromptCatalog(() -> catalogChanged(CatalogArea.PROMPTS));
+  // The server's layer of each catalog; every session sees it under its own (ServerSession).
+  // A change here is announced to every session (catalogChanged).
+  final Catalog<RegisteredTool> tools;
+  final Catalog<ResourceCatalog.StaticEntry> resourceLayer;
+  final Catalog<ResourceCatalog.TemplateEntry> templateLayer;
+  final Catalog<PromptCatalog.Entry> promptLayer;
+  final ResourceCatalog resourceCatalog;
+  final PromptCatalog promptCatalog;
   final Completions completions = new Completions();
   final Subscriptions subscriptions;
   final BiPredicate<ServerSession, String> resourceAccess;
@@ -101,7 +107,13 @@ public final class McpServer {
     this.logsPerSecond = b.logsPerSecond;
     this.logBurst = b.logBurst;
     this.toolsListChanged = b.toolsListChanged;
-    tools.putAll(b.tools);
+    Catalog.Audience everySession = this::catalogChanged;
+    this.tools = new Catalog<>(RegisteredTool.TOOLS, everySession, b.tools.values());
+    this.resourceLayer = new Catalog<>(ResourceCatalog.RESOURCES, everySession, b.resources.values());
+    this.templateLayer = new Catalog<>(ResourceCatalog.TEMPLATES, everySession, b.templates.values());
+    this.promptLayer = new Catalog<>(PromptCatalog.PROMPTS, everySession, b.prompts.values());
+    this.resourceCatalog = new ResourceCatalog(resourceLayer, templateLayer);
+    this.promptCatalog = new PromptCatalog(promptLayer);
     for (CatalogArea area : CatalogArea.values()) {
       changes[area.ordinal()] = new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
     }
@@ -175,7 +187,7 @@ public final class McpServer {
 
   /** The server-wide tools, sorted by name (a session may see more: {@link ServerSession#tools}). */
   public List<Tool> tools() {
-    return tools.values().stream().map(RegisteredTool::tool).toList();
+    return tools.list().stream().map(RegisteredTool::tool).toList();
   }
 
   /**
@@ -185,9 +197,7 @@ public final class McpServer {
    * @throws IllegalArgumentException if the tool's schemas cannot be compiled
    */
   public void addTool(Tool tool, ToolHandler handler) {
-    RegisteredTool t = RegisteredTool.raw(tool, handler);
-    tools.put(t.name(), t);
-    catalogChanged(CatalogArea.TOOLS);
+    tools.put(RegisteredTool.raw(tool, handler));
   }
 
   /**
@@ -197,9 +207,7 @@ public final class McpServer {
    * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
    */
   public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    RegisteredTool t = RegisteredTool.typed(name, description, argsRecord, handler);
-    tools.put(t.name(), t);
-    catalogChanged(CatalogArea.TOOLS);
+    tools.put(RegisteredTool.typed(name, description, argsRecord, handler));
   }
 
   /**
@@ -208,11 +216,7 @@ public final class McpServer {
    * @return false if there was no tool by that name
    */
   public boolean removeTool(String name) {
-    boolean removed = tools.remove(name) != null;
-    if (removed) {
-      catalogChanged(CatalogArea.TOOLS);
-    }
-    return removed;
+    return tools.remove(name);
   }
 
   /**
@@ -290,7 +294,10 @@ public final class McpServer {
     return sent;
   }
 
-  /** A server-wide catalog changed: mark every session and flush after the debounce. */
+  /**
+   * The audience of the server's catalog layers: one of them changed, so mark every session and
+   * flush after the debounce.
+   */
   void catalogChanged(CatalogArea area) {
     for (ServerSession s : sessions) {
       s.markDirty(area);
@@ -321,9 +328,9 @@ public final class McpServer {
     private int logBurst = 100;
     private final LinkedHashMap<String, RegisteredTool> tools = new LinkedHashMap<>();
     private final List<java.util.function.Consumer<McpServer>> features = new java.util.ArrayList<>();
-    private final Set<String> resourceUris = new java.util.HashSet<>();
-    private final Set<String> templateUris = new java.util.HashSet<>();
-    private final Set<String> promptNames = new java.util.HashSet<>();
+    private final LinkedHashMap<String, ResourceCatalog.StaticEntry> resources = new LinkedHashMap<>();
+    private final LinkedHashMap<String, ResourceCatalog.TemplateEntry> templates = new LinkedHashMap<>();
+    private final LinkedHashMap<String, PromptCatalog.Entry> prompts = new LinkedHashMap<>();
     private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
@@ -337,12 +344,10 @@ public final class McpServer {
      * @throws IllegalArgumentException if a resource with that uri was already registered
      */
     public Builder resource(Resource resource, ResourceHandler handler) {
-      Objects.requireNonNull(resource, "resource");
-      Objects.requireNonNull(handler, "handler");
-      if (!resourceUris.add(resource.uri())) {
+      ResourceCatalog.StaticEntry e = new ResourceCatalog.StaticEntry(resource, handler);
+      if (resources.putIfAbsent(e.uri(), e) != null) {
         throw new IllegalArgumentException("resource " + resource.uri() + " was already registered");
       }
-      features.add(s -> s.resourceCatalog.put(resource, handler, false));
       return this;
     }
 
@@ -352,13 +357,10 @@ public final class McpServer {
      * @throws IllegalArgumentException if the template is not level 1, or was already registered
      */
     public Builder resourceTemplate(ResourceTemplate template, ResourceHandler handler) {
-      Objects.requireNonNull(template, "template");
-      Objects.requireNonNull(handler, "handler");
-      UriTemplate.parse(template.uriTemplate());
-      if (!templateUris.add(template.uriTemplate())) {
+      ResourceCatalog.TemplateEntry e = ResourceCatalog.TemplateEntry.of(template, handler);
+      if (templates.putIfAbsent(e.uriTemplate(), e) != null) {
         throw new IllegalArgumentException("resource template " + template.uriTemplate() + " was already registered");
       }
-      features.add(s -> s.resourceCatalog.putTemplate(template, handler, false));
       return this;
     }
 
@@ -368,12 +370,10 @@ public final class McpServer {
      * @throws IllegalArgumentException if a prompt with that name was already registered
      */
     public Builder prompt(Prompt prompt, PromptHandler handler) {
-      Objects.requireNonNull(prompt, "prompt");
-      Objects.requireNonNull(handler, "handler");
-      if (!promptNames.add(prompt.name())) {
+      PromptCatalog.Entry e = new PromptCatalog.Entry(prompt, handler);
+      if (prompts.putIfAbsent(e.name(), e) != null) {
         throw new IllegalArgumentException("prompt " + prompt.name() + " was already registered");
       }
-      features.add(s -> s.promptCatalog.put(prompt, handler, false));
       return this;
     }
 

@@ -4,12 +4,15 @@ import dev.herald.wire.Prompt;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
- * The server's prompts, changeable at run time, listed sorted by name (so pagination cursors stay
- * stable while nothing changes). Every change tells each live session whose gate is open that the
- * prompt list changed ({@code notifications/prompts/list_changed}).
+ * Prompts, changeable at run time: the server's ({@link McpServer#prompts()}) or one session's
+ * own, on top of the server's ({@link ServerSession#prompts()}). Listed sorted by name, so
+ * pagination cursors stay stable while nothing changes.
+ *
+ * <p>Every change is announced with {@code notifications/prompts/list_changed}, coalesced: a
+ * change to the server's catalog to each live session whose gate is open, a change to a session's
+ * catalog to that session only.
  *
  * {@snippet :
  * server.prompts().add(Prompt.of("hello", "Says hello", List.of()),
@@ -19,50 +22,47 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * <p>Thread-safe.
  */
 public final class PromptCatalog {
-  record Entry(Prompt prompt, PromptHandler handler) {}
+  record Entry(Prompt prompt, PromptHandler handler) {
+    Entry {
+      Objects.requireNonNull(prompt, "prompt");
+      Objects.requireNonNull(handler, "handler");
+    }
 
-  private final Runnable onChange;
-  private final ConcurrentSkipListMap<String, Entry> prompts = new ConcurrentSkipListMap<>();
+    String name() {
+      return prompt.name();
+    }
+  }
 
-  PromptCatalog(Runnable onChange) {
-    this.onChange = onChange;
+  static final Catalog.Kind<Entry> PROMPTS = new Catalog.Kind<>(CatalogArea.PROMPTS, Entry::name, Catalog.Order.BY_KEY);
+
+  private final Catalog<Entry> prompts;
+
+  /** A front over one layer of prompts. */
+  PromptCatalog(Catalog<Entry> prompts) {
+    this.prompts = prompts;
   }
 
   /** Adds or replaces a prompt (by name). */
   public void add(Prompt prompt, PromptHandler handler) {
-    put(prompt, handler, true);
-    onChange.run();
+    prompts.put(new Entry(prompt, handler));
   }
 
   /** Removes a prompt; returns false if there was none by that name. */
   public boolean remove(String name) {
-    boolean removed = prompts.remove(name) != null;
-    if (removed) {
-      onChange.run();
-    }
-    return removed;
+    return prompts.remove(name);
   }
 
-  /** The prompts, sorted by name. */
+  /** The prompts of this catalog, sorted by name. */
   public List<Prompt> list() {
-    return prompts.values().stream().map(Entry::prompt).toList();
+    return prompts.list().stream().map(Entry::prompt).toList();
   }
 
+  /** Whether this catalog has no prompt. */
   public boolean isEmpty() {
     return prompts.isEmpty();
   }
 
-  void put(Prompt prompt, PromptHandler handler, boolean replace) {
-    Objects.requireNonNull(prompt, "prompt");
-    Objects.requireNonNull(handler, "handler");
-    Entry e = new Entry(prompt, handler);
-    if (replace) {
-      prompts.put(prompt.name(), e);
-    } else if (prompts.putIfAbsent(prompt.name(), e) != null) {
-      throw new IllegalArgumentException("prompt " + prompt.name() + " was already registered");
-    }
-  }
-
+  /** The prompt named {@code name} in this catalog. */
   Optional<Entry> get(String name) {
     return Optional.ofNullable(prompts.get(name));
   }

@@ -12,6 +12,8 @@ import tools.jackson.core.JacksonException;
  * (issue 3). Typed tools are adapted to the raw handler shape here, so the call path is one.
  */
 record RegisteredTool(Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
+  /** Tools are keyed by name and listed sorted by name. */
+  static final Catalog.Kind<RegisteredTool> TOOLS = new Catalog.Kind<>(CatalogArea.TOOLS, RegisteredTool::name, Catalog.Order.BY_KEY);
 
   static RegisteredTool raw(Tool tool, ToolHandler handler) {
     Objects.requireNonNull(tool, "tool");

@@ -2,22 +2,21 @@ package dev.herald.server;
 
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceTemplate;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The server's resources and resource templates, changeable at run time. Lists keep registration
- * order (a replaced entry keeps its place), so pagination cursors stay stable while nothing
- * changes. A read resolves an exact resource first, then the templates in order; the first match
- * wins.
+ * Resources and resource templates, changeable at run time: the server's ({@link
+ * McpServer#resources()}) or one session's own, on top of the server's ({@link
+ * ServerSession#resources()}). Lists keep registration order (a replaced entry keeps its place),
+ * so pagination cursors stay stable while nothing changes. A read resolves an exact resource
+ * first, then the templates in order; the first match wins.
  *
- * <p>Every change tells each live session whose gate is open that the resource list changed
- * ({@code notifications/resources/list_changed}); the notification is sent after the catalog's
- * lock is released.
+ * <p>Every change is announced with {@code notifications/resources/list_changed}, coalesced: a
+ * change to the server's catalog to each live session whose gate is open, a change to a session's
+ * catalog to that session only. The notification is sent after the catalog's lock is released.
  *
  * {@snippet :
  * server.resources().add(Resource.of("demo://note", "note", "text/plain"),
@@ -28,45 +27,57 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: writers take a lock; readers see immutable snapshots.
  */
 public final class ResourceCatalog {
-  record StaticEntry(Resource resource, ResourceHandler handler) {}
+  record StaticEntry(Resource resource, ResourceHandler handler) {
+    StaticEntry {
+      Objects.requireNonNull(resource, "resource");
+      Objects.requireNonNull(handler, "handler");
+    }
 
-  record TemplateEntry(ResourceTemplate template, UriTemplate parsed, ResourceHandler handler) {}
+    String uri() {
+      return resource.uri();
+    }
+  }
+
+  record TemplateEntry(ResourceTemplate template, UriTemplate parsed, ResourceHandler handler) {
+    /**
+     * @throws IllegalArgumentException if the template is not RFC 6570 level 1
+     */
+    static TemplateEntry of(ResourceTemplate template, ResourceHandler handler) {
+      Objects.requireNonNull(template, "template");
+      Objects.requireNonNull(handler, "handler");
+      return new TemplateEntry(template, UriTemplate.parse(template.uriTemplate()), handler);
+    }
+
+    String uriTemplate() {
+      return template.uriTemplate();
+    }
+  }
 
   /** What a uri resolved to: its handler and the template variables it matched. */
   record Resolved(ResourceHandler handler, Map<String, String> variables) {}
 
-  private final Runnable onChange;
-  private final ReentrantLock lock = new ReentrantLock();
-  // guarded by lock; published as the snapshots below
-  private final LinkedHashMap<String, StaticEntry> resources = new LinkedHashMap<>();
-  private final LinkedHashMap<String, TemplateEntry> templates = new LinkedHashMap<>();
-  private volatile List<StaticEntry> resourceSnapshot = List.of();
-  private volatile List<TemplateEntry> templateSnapshot = List.of();
+  static final Catalog.Kind<StaticEntry> RESOURCES =
+      new Catalog.Kind<>(CatalogArea.RESOURCES, StaticEntry::uri, Catalog.Order.BY_REGISTRATION);
+  static final Catalog.Kind<TemplateEntry> TEMPLATES =
+      new Catalog.Kind<>(CatalogArea.RESOURCES, TemplateEntry::uriTemplate, Catalog.Order.BY_REGISTRATION);
 
-  ResourceCatalog(Runnable onChange) {
-    this.onChange = onChange;
+  private final Catalog<StaticEntry> resources;
+  private final Catalog<TemplateEntry> templates;
+
+  /** A front over one layer of resources and one of templates. */
+  ResourceCatalog(Catalog<StaticEntry> resources, Catalog<TemplateEntry> templates) {
+    this.resources = resources;
+    this.templates = templates;
   }
 
   /** Adds or replaces a resource (by uri). */
   public void add(Resource resource, ResourceHandler handler) {
-    put(resource, handler, true);
-    onChange.run();
+    resources.put(new StaticEntry(resource, handler));
   }
 
   /** Removes a resource; returns false if there was none with that uri. */
   public boolean remove(String uri) {
-    boolean removed;
-    lock.lock();
-    try {
-      removed = resources.remove(uri) != null;
-      publish();
-    } finally {
-      lock.unlock();
-    }
-    if (removed) {
-      onChange.run();
-    }
-    return removed;
+    return resources.remove(uri);
   }
 
   /**
@@ -75,82 +86,42 @@ public final class ResourceCatalog {
    * @throws IllegalArgumentException if the template is not RFC 6570 level 1 ({@code {name}} only)
    */
   public void addTemplate(ResourceTemplate template, ResourceHandler handler) {
-    putTemplate(template, handler, true);
-    onChange.run();
+    templates.put(TemplateEntry.of(template, handler));
   }
 
   /** Removes a resource template; returns false if there was none with that uri template. */
   public boolean removeTemplate(String uriTemplate) {
-    boolean removed;
-    lock.lock();
-    try {
-      removed = templates.remove(uriTemplate) != null;
-      publish();
-    } finally {
-      lock.unlock();
-    }
-    if (removed) {
-      onChange.run();
-    }
-    return removed;
+    return templates.remove(uriTemplate);
   }
 
-  /** The resources, in registration order. */
+  /** The resources of this catalog, in registration order. */
   public List<Resource> list() {
-    return resourceSnapshot.stream().map(StaticEntry::resource).toList();
+    return resources.list().stream().map(StaticEntry::resource).toList();
   }
 
-  /** The resource templates, in registration order. */
+  /** The resource templates of this catalog, in registration order. */
   public List<ResourceTemplate> templates() {
-    return templateSnapshot.stream().map(TemplateEntry::template).toList();
+    return templates.list().stream().map(TemplateEntry::template).toList();
   }
 
   /** Whether there is neither a resource nor a template. */
   public boolean isEmpty() {
-    return resourceSnapshot.isEmpty() && templateSnapshot.isEmpty();
+    return resources.isEmpty() && templates.isEmpty();
   }
 
   // ---------------------------------------------------------------- package-private
 
-  void put(Resource resource, ResourceHandler handler, boolean replace) {
-    Objects.requireNonNull(resource, "resource");
-    Objects.requireNonNull(handler, "handler");
-    lock.lock();
-    try {
-      if (!replace && resources.containsKey(resource.uri())) {
-        throw new IllegalArgumentException("resource " + resource.uri() + " was already registered");
-      }
-      resources.put(resource.uri(), new StaticEntry(resource, handler));
-      publish();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  void putTemplate(ResourceTemplate template, ResourceHandler handler, boolean replace) {
-    Objects.requireNonNull(template, "template");
-    Objects.requireNonNull(handler, "handler");
-    UriTemplate parsed = UriTemplate.parse(template.uriTemplate());
-    lock.lock();
-    try {
-      if (!replace && templates.containsKey(template.uriTemplate())) {
-        throw new IllegalArgumentException("resource template " + template.uriTemplate() + " was already registered");
-      }
-      templates.put(template.uriTemplate(), new TemplateEntry(template, parsed, handler));
-      publish();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** The handler for {@code uri}: an exact resource, else the first template that matches. */
+  /**
+   * The handler for {@code uri} in this catalog: an exact resource, else the first template that
+   * matches. A session resolves in its own catalog first, then in the server's ({@link
+   * ServerSession#resolveResource}).
+   */
   Optional<Resolved> resolve(String uri) {
-    for (StaticEntry e : resourceSnapshot) {
-      if (e.resource().uri().equals(uri)) {
-        return Optional.of(new Resolved(e.handler(), Map.of()));
-      }
+    StaticEntry exact = resources.get(uri);
+    if (exact != null) {
+      return Optional.of(new Resolved(exact.handler(), Map.of()));
     }
-    for (TemplateEntry t : templateSnapshot) {
+    for (TemplateEntry t : templates.list()) {
       Optional<Map<String, String>> vars = t.parsed().match(uri);
       if (vars.isPresent()) {
         return Optional.of(new Resolved(t.handler(), vars.get()));
@@ -159,18 +130,8 @@ public final class ResourceCatalog {
     return Optional.empty();
   }
 
-  /** The parsed template registered under {@code uriTemplate}. */
+  /** The parsed template registered under {@code uriTemplate} in this catalog. */
   Optional<UriTemplate> template(String uriTemplate) {
-    for (TemplateEntry t : templateSnapshot) {
-      if (t.template().uriTemplate().equals(uriTemplate)) {
-        return Optional.of(t.parsed());
-      }
-    }
-    return Optional.empty();
-  }
-
-  private void publish() {
-    resourceSnapshot = List.copyOf(resources.values());
-    templateSnapshot = List.copyOf(templates.values());
+    return Optional.ofNullable(templates.get(uriTemplate)).map(TemplateEntry::parsed);
   }
 }

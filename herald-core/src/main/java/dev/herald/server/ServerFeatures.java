@@ -124,10 +124,7 @@ final class ServerFeatures {
    * answer as an unknown one (-32002), so the error does not reveal that the resource exists.
    */
   private ResourceCatalog.Resolved resolveReadable(String uri) {
-    ResourceCatalog local = session.localResources();
-    ResourceCatalog.Resolved resolved = (local == null ? java.util.Optional.<ResourceCatalog.Resolved>empty() : local.resolve(uri))
-        .or(() -> server.resourceCatalog.resolve(uri))
-        .orElse(null);
+    ResourceCatalog.Resolved resolved = session.resolveResource(uri).orElse(null);
     if (resolved == null || !server.resourceAccess.test(session, uri)) {
       throw ResourceHandler.notFound(uri);
     }
@@ -136,49 +133,24 @@ final class ServerFeatures {
 
   /** The server's resources with this session's overlay on top (same uri: the session's wins), in order. */
   private List<Resource> resources() {
-    ResourceCatalog local = session.localResources();
-    if (local == null || local.isEmpty()) {
-      return server.resourceCatalog.list();
-    }
-    java.util.LinkedHashMap<String, Resource> merged = new java.util.LinkedHashMap<>();
-    server.resourceCatalog.list().forEach(r -> merged.put(r.uri(), r));
-    local.list().forEach(r -> merged.put(r.uri(), r));
-    return List.copyOf(merged.values());
+    return session.resourceList();
   }
 
   private List<ResourceTemplate> templates() {
-    ResourceCatalog local = session.localResources();
-    if (local == null || local.templates().isEmpty()) {
-      return server.resourceCatalog.templates();
-    }
-    java.util.LinkedHashMap<String, ResourceTemplate> merged = new java.util.LinkedHashMap<>();
-    server.resourceCatalog.templates().forEach(t -> merged.put(t.uriTemplate(), t));
-    local.templates().forEach(t -> merged.put(t.uriTemplate(), t));
-    return List.copyOf(merged.values());
+    return session.templateList();
   }
 
   private java.util.Optional<UriTemplate> template(String uriTemplate) {
-    ResourceCatalog local = session.localResources();
-    return (local == null ? java.util.Optional.<UriTemplate>empty() : local.template(uriTemplate))
-        .or(() -> server.resourceCatalog.template(uriTemplate));
+    return session.findTemplate(uriTemplate);
   }
 
   /** The server's prompts with this session's overlay on top (same name: the session's wins), by name. */
   private List<Prompt> prompts() {
-    PromptCatalog local = session.localPrompts();
-    if (local == null || local.isEmpty()) {
-      return server.promptCatalog.list();
-    }
-    java.util.TreeMap<String, Prompt> merged = new java.util.TreeMap<>();
-    server.promptCatalog.list().forEach(p -> merged.put(p.name(), p));
-    local.list().forEach(p -> merged.put(p.name(), p));
-    return List.copyOf(merged.values());
+    return session.promptList();
   }
 
   private java.util.Optional<PromptCatalog.Entry> prompt(String name) {
-    PromptCatalog local = session.localPrompts();
-    return (local == null ? java.util.Optional.<PromptCatalog.Entry>empty() : local.get(name))
-        .or(() -> server.promptCatalog.get(name));
+    return session.findPrompt(name);
   }
 
   private void requireResources(InboundCall call) {

@@ -9,8 +9,11 @@ import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.Prompt;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.Resource;
+import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.Tool;
 import java.lang.invoke.MethodHandles;
@@ -18,14 +21,12 @@ import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One client's session with an {@link McpServer}: its lifecycle, the capabilities both sides
- * declared at bring-up (fixed for the session), its log level, its own tool overlay, and the gate
+ * declared at bring-up (fixed for the session), its log level, its own catalog overlay, and the gate
  * that decides which unsolicited notifications may be sent to it.
  *
  * <p><b>Routing.</b> What is sent through a session (its {@link #log log} method, list changes)
@@ -43,8 +44,10 @@ import org.jspecify.annotations.Nullable;
  * logging/setLevel}) and a token from the session's rate limit; refused logs are counted, never
  * queued.
  *
- * <p><b>Tool overlay.</b> {@link #addTool} gives this session tools no other session sees; an
- * overlay tool shadows a server tool of the same name for this session only.
+ * <p><b>Catalog overlay.</b> {@link #addTool}, {@link #resources()} and {@link #prompts()} give
+ * this session tools, resources, resource templates and prompts no other session sees, on top of
+ * the server's: an entry here shadows a server entry with the same name (or uri) for this session
+ * only, and removing it shows the server's again.
  *
  * {@snippet :
  * ServerSession session = server.connect(transport);
@@ -74,9 +77,13 @@ public final class ServerSession {
   // per-session debouncers exist only once this session's own overlay changed.
   private volatile State state = State.NEW;
   private final NotificationGate gate;
-  private final ConcurrentSkipListMap<String, RegisteredTool> overlay = new ConcurrentSkipListMap<>();
-  private volatile @Nullable ResourceCatalog localResources; // created on first use
-  private volatile @Nullable PromptCatalog localPrompts; // created on first use
+  // What this session sees of each catalog: the server's layer under its own (made on first use).
+  private final LayeredCatalog<RegisteredTool> tools;
+  private final LayeredCatalog<ResourceCatalog.StaticEntry> resources;
+  private final LayeredCatalog<ResourceCatalog.TemplateEntry> templates;
+  private final LayeredCatalog<PromptCatalog.Entry> prompts;
+  private volatile @Nullable ResourceCatalog localResources; // the front over its own layers, made on first use
+  private volatile @Nullable PromptCatalog localPrompts; // the front over its own layer, made on first use
   /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
   private volatile int dirty;
   /** This session's own debouncers by area, made on first use under {@code this}. */
@@ -99,6 +106,11 @@ public final class ServerSession {
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
     this.gate = new NotificationGate(this, server);
+    Catalog.Audience thisSession = this::localCatalogChanged;
+    this.tools = new LayeredCatalog<>(server.tools, thisSession);
+    this.resources = new LayeredCatalog<>(server.resourceLayer, thisSession);
+    this.templates = new LayeredCatalog<>(server.templateLayer, thisSession);
+    this.prompts = new LayeredCatalog<>(server.promptLayer, thisSession);
     ServerMethods methods = new ServerMethods(server, this);
     this.engine =
         SessionEngine.builder()
@@ -192,17 +204,7 @@ public final class ServerSession {
 
   /** The tools this session sees: the server's, with this session's overlay on top, by name. */
   public List<Tool> tools() {
-    if (overlay.isEmpty()) {
-      return server.tools();
-    }
-    TreeMap<String, Tool> merged = new TreeMap<>();
-    for (RegisteredTool t : server.tools.values()) {
-      merged.put(t.name(), t.tool());
-    }
-    for (RegisteredTool t : overlay.values()) {
-      merged.put(t.name(), t.tool());
-    }
-    return List.copyOf(merged.values());
+    return tools.list().stream().map(RegisteredTool::tool).toList();
   }
 
   /**
@@ -212,7 +214,7 @@ public final class ServerSession {
    * @throws IllegalArgumentException if the tool's schemas cannot be compiled
    */
   public void addTool(Tool tool, ToolHandler handler) {
-    putOverlay(RegisteredTool.raw(tool, handler));
+    tools.overlay().put(RegisteredTool.raw(tool, handler));
   }
 
   /**
@@ -223,7 +225,7 @@ public final class ServerSession {
    * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
    */
   public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    putOverlay(RegisteredTool.typed(name, description, argsRecord, handler));
+    tools.overlay().put(RegisteredTool.typed(name, description, argsRecord, handler));
   }
 
   /**
@@ -232,11 +234,8 @@ public final class ServerSession {
    * @return false if the overlay had no tool by that name
    */
   public boolean removeTool(String name) {
-    boolean removed = overlay.remove(name) != null;
-    if (removed) {
-      localCatalogChanged(CatalogArea.TOOLS);
-    }
-    return removed;
+    Catalog<RegisteredTool> own = tools.overlayIfPresent();
+    return own != null && own.remove(name);
   }
 
   /**
@@ -244,14 +243,16 @@ public final class ServerSession {
    * McpServer#resources()}); an entry here hides a server entry with the same uri. Changes send
    * this session (only) one coalesced {@code resources/list_changed}. They are served only when
    * the server declared resources to this session at {@code initialize} (it had some then).
+   * {@link ResourceCatalog#list()} and {@link ResourceCatalog#templates()} of the returned
+   * catalog list this session's own entries only.
    */
   public ResourceCatalog resources() {
     ResourceCatalog c = localResources;
     if (c == null) {
-      synchronized (this) { // short, never blocks: creates the overlay once
+      synchronized (this) { // short, never blocks: creates the front once
         c = localResources;
         if (c == null) {
-          c = new ResourceCatalog(() -> localCatalogChanged(CatalogArea.RESOURCES));
+          c = new ResourceCatalog(resources.overlay(), templates.overlay());
           localResources = c;
         }
       }
@@ -263,15 +264,16 @@ public final class ServerSession {
    * Prompts this session sees on top of the server's ({@link McpServer#prompts()}); a prompt here
    * hides a server prompt with the same name. Changes send this session (only) one coalesced
    * {@code prompts/list_changed}. They are served only when the server declared prompts to this
-   * session at {@code initialize}.
+   * session at {@code initialize}. {@link PromptCatalog#list()} of the returned catalog lists
+   * this session's own prompts only.
    */
   public PromptCatalog prompts() {
     PromptCatalog c = localPrompts;
     if (c == null) {
-      synchronized (this) { // short, never blocks: creates the overlay once
+      synchronized (this) { // short, never blocks: creates the front once
         c = localPrompts;
         if (c == null) {
-          c = new PromptCatalog(() -> localCatalogChanged(CatalogArea.PROMPTS));
+          c = new PromptCatalog(prompts.overlay());
           localPrompts = c;
         }
       }
@@ -279,25 +281,56 @@ public final class ServerSession {
     return c;
   }
 
-  /** This session's resource overlay, or {@code null} while it has none. */
+  /** This session's own resources and templates, or {@code null} while it has none. */
   @Nullable ResourceCatalog localResources() {
     return localResources;
   }
 
-  /** This session's prompt overlay, or {@code null} while it has none. */
+  /** This session's own prompts, or {@code null} while it has none. */
   @Nullable PromptCatalog localPrompts() {
     return localPrompts;
   }
 
-  private void putOverlay(RegisteredTool tool) {
-    overlay.put(tool.name(), tool);
-    localCatalogChanged(CatalogArea.TOOLS);
+  // ---------------------------------------------------------------- what a request sees, called by ServerMethods and ServerFeatures
+
+  /** The tool a call by this session resolves to: its own first, then the server's. */
+  @Nullable RegisteredTool findTool(String name) {
+    return tools.get(name);
   }
 
-  /** The tool a call by this session resolves to: overlay first, then the server's. */
-  @Nullable RegisteredTool findTool(String name) {
-    RegisteredTool t = overlay.get(name);
-    return t != null ? t : server.tools.get(name);
+  /** The resources this session sees, in order: the server's (its own replacing same-uri entries in place), then its own. */
+  List<Resource> resourceList() {
+    return resources.list().stream().map(ResourceCatalog.StaticEntry::resource).toList();
+  }
+
+  /** The resource templates this session sees, in the same order as {@link #resourceList()}. */
+  List<ResourceTemplate> templateList() {
+    return templates.list().stream().map(ResourceCatalog.TemplateEntry::template).toList();
+  }
+
+  /**
+   * The handler for {@code uri} as this session reads it: resolved in its own resources and
+   * templates first (an exact resource, then its templates), then in the server's.
+   */
+  Optional<ResourceCatalog.Resolved> resolveResource(String uri) {
+    ResourceCatalog own = localResources;
+    Optional<ResourceCatalog.Resolved> mine = own == null ? Optional.empty() : own.resolve(uri);
+    return mine.or(() -> server.resourceCatalog.resolve(uri));
+  }
+
+  /** The parsed resource template this session sees under {@code uriTemplate}: its own first, then the server's. */
+  Optional<UriTemplate> findTemplate(String uriTemplate) {
+    return Optional.ofNullable(templates.get(uriTemplate)).map(ResourceCatalog.TemplateEntry::parsed);
+  }
+
+  /** The prompts this session sees, sorted by name (its own hiding the server's of the same name). */
+  List<Prompt> promptList() {
+    return prompts.list().stream().map(PromptCatalog.Entry::prompt).toList();
+  }
+
+  /** The prompt this session sees named {@code name}: its own first, then the server's. */
+  Optional<PromptCatalog.Entry> findPrompt(String name) {
+    return Optional.ofNullable(prompts.get(name));
   }
 
   // ---------------------------------------------------------------- lifecycle, called by ServerMethods
@@ -335,7 +368,10 @@ public final class ServerSession {
     }
   }
 
-  /** This session's own overlay changed: mark it and flush after this session's debounce. */
+  /**
+   * The audience of this session's own catalog layers: one of them changed, so mark it and flush
+   * after this session's debounce (no other session is told).
+   */
   void localCatalogChanged(CatalogArea area) {
     markDirty(area);
     localChanges()[area.ordinal()].trigger();
