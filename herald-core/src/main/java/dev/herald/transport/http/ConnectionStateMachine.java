@@ -16,7 +16,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.UnaryOperator;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -63,12 +63,14 @@ final class ConnectionStateMachine {
   // ---------------------------------------------------------------- the one place the state changes
 
   /**
-   * Applies {@code rule} to the current state, under the lock.
+   * Applies {@code rule} to the current state, under the lock. The rule returns the next state,
+   * the state it was given to ignore the event, or null to refuse it.
    *
    * @return the state after the event (the same one when the rule ignored it)
-   * @throws IllegalStateException when the rule names a move the current state does not allow
+   * @throws IllegalStateException when the rule refuses the event or names a move the current
+   *     state does not allow
    */
-  ConnectionState move(String event, UnaryOperator<ConnectionState> rule) {
+  ConnectionState move(String event, Function<ConnectionState, @Nullable ConnectionState> rule) {
     lock.lock();
     try {
       ConnectionState from = state;
@@ -76,7 +78,7 @@ final class ConnectionStateMachine {
       if (to == from) {
         return from;
       }
-      if (!from.allows(to)) {
+      if (to == null || !from.allows(to)) {
         throw new IllegalStateException("HTTP transport to " + uri + ": " + event + " is not allowed in state " + from);
       }
       state = to;
@@ -131,7 +133,7 @@ final class ConnectionStateMachine {
     return move("initialize answered", s -> switch (s) {
       case Probing p -> new Streamable(new SessionFacts(sessionId, null, p.initializeId()), Standing.UNREQUESTED);
       case Closed c -> c;
-      default -> new Streamable(new SessionFacts(sessionId, null, null), Standing.UNREQUESTED); // refused
+      default -> null;
     }) instanceof Streamable;
   }
 
@@ -145,7 +147,7 @@ final class ConnectionStateMachine {
     return move("falling back to HTTP+SSE", s -> switch (s) {
       case Probing p -> new FallingBack(connection, new SessionFacts(null, null, p.initializeId()));
       case Closed c -> c;
-      default -> new FallingBack(connection, SessionFacts.none()); // refused
+      default -> null;
     }) instanceof FallingBack;
   }
 
