@@ -683,7 +683,8 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Connects: starts the transport, sends {@code initialize}, checks the server's version, sends
-     * {@code notifications/initialized}.
+     * {@code notifications/initialized}. The builder's settings are captured here: changing the
+     * builder afterwards does not change the connected client.
      *
      * @throws TransportException if the connection fails
      * @throws McpException if the server refuses or answers with a version Herald does not speak
@@ -703,7 +704,9 @@ public final class McpClient implements AutoCloseable {
      * the server loses this one (Streamable HTTP answers 404): calls in flight fail with {@link
      * dev.herald.transport.http.SessionExpiredException}, then a fresh transport is made, the
      * handshake is redone, subscriptions and the log level are restored, and {@link
-     * #onSessionRestart} listeners are told.
+     * #onSessionRestart} listeners are told. Every new session is opened from the settings the
+     * builder had at this call (client info, capabilities, handlers, timeouts, listeners): changing
+     * the builder afterwards does not change the connected client.
      */
     public McpClient connect(java.util.function.Supplier<Transport> transports) throws InterruptedException {
       Objects.requireNonNull(transports, "transports");
