@@ -109,6 +109,7 @@ final class ConnectionStateMachine {
       case Idle i -> new Probing(id);
       case Streamable st -> new Streamable(st.session().awaitingInitialize(id), st.standing());
       case Legacy l -> new Legacy(l.connection(), l.session().awaitingInitialize(id));
+      case FallingBack f -> new FallingBack(f.connection(), f.session().awaitingInitialize(id));
       default -> s;
     });
     return after instanceof Probing p && p.initializeId().equals(id);
