@@ -86,9 +86,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class McpClient implements AutoCloseable {
   private volatile SessionEngine engine;
-  private final Builder builder;
-  private final java.util.function.@Nullable Supplier<Transport> transports;
-  private final CopyOnWriteArrayList<Consumer<SessionRestart>> restartListeners;
+  /** The builder's settings, frozen at connect: every session is opened from these. */
+  private final ClientSettings settings;
+  /** Replaces a session the server lost; null when connected with a single transport. */
+  private final @Nullable SessionRestarter restarter;
   private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable LoggingLevel requestedLevel;
   private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
@@ -102,14 +103,14 @@ public final class McpClient implements AutoCloseable {
   private final AtomicReference<List<Root>> roots;
   private final ClientCapabilities capabilities;
 
-  private McpClient(Builder b, Transport transport) {
-    this.listeners = new Listeners(b);
-    this.roots = new AtomicReference<>(List.copyOf(b.roots == null ? List.of() : b.roots));
-    this.capabilities = b.effectiveCapabilities();
-    this.version = b.version;
-    this.builder = b;
-    this.transports = b.transports;
-    this.restartListeners = new CopyOnWriteArrayList<>(b.restartListeners);
+  private McpClient(ClientSettings s, Transport transport) {
+    this.listeners = new Listeners(s);
+    this.roots = new AtomicReference<>(List.copyOf(s.roots() == null ? List.of() : s.roots()));
+    this.capabilities = s.capabilities();
+    this.version = s.version();
+    this.settings = s;
+    java.util.function.Supplier<Transport> transports = s.transports();
+    this.restarter = transports == null ? null : new SessionRestarter(transports, s.restartListeners(), new Restarts());
     this.engine = newEngine(transport);
     this.tools = new CatalogCache<>(() -> listAll(McpMethods.TOOLS_LIST, ListToolsResult.class, ListToolsResult::tools, ListToolsResult::nextCursor));
     this.prompts = new CatalogCache<>(() -> listAll(McpMethods.PROMPTS_LIST, ListPromptsResult.class, ListPromptsResult::prompts, ListPromptsResult::nextCursor));
@@ -123,8 +124,8 @@ public final class McpClient implements AutoCloseable {
   }
 
   private SessionEngine newEngine(Transport transport) {
-    Builder b = builder;
-    ClientMethods methods = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
+    ClientSettings s = settings;
+    ClientMethods methods = new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
     return SessionEngine.builder()
         .name("client")
         .transport(transport)
@@ -134,9 +135,9 @@ public final class McpClient implements AutoCloseable {
         .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
         .onNotification(McpMethods.RESOURCES_LIST_CHANGED, p -> listChanged(Area.RESOURCES))
         .onNotification(McpMethods.RESOURCES_UPDATED, this::onResourceUpdated)
-        .ticker(b.ticker)
-        .scheduler(b.scheduler)
-        .defaultCallOptions(b.defaults)
+        .ticker(s.ticker())
+        .scheduler(s.scheduler())
+        .defaultCallOptions(s.defaults())
         .build();
   }
 
@@ -425,14 +426,14 @@ public final class McpClient implements AutoCloseable {
   }
 
   private void handshake(SessionEngine engine) throws InterruptedException {
-    Builder b = builder;
+    ClientSettings s = settings;
     engine.start();
     InitializeResult result;
     try {
       JsonNode node = await(engine.request(
               McpMethods.INITIALIZE,
-              McpJson.toObject(new InitializeParams(version.wire(), capabilities, b.info, null)),
-              CallOptions.builder().timeout(b.initializeTimeout).build(),
+              McpJson.toObject(new InitializeParams(version.wire(), capabilities, s.info(), null)),
+              CallOptions.builder().timeout(s.initializeTimeout()).build(),
               null)
           .result());
       result = McpJson.resultFromTree(node, InitializeResult.class);
@@ -451,24 +452,26 @@ public final class McpClient implements AutoCloseable {
     version = agreed;
     engine.version(agreed);
     engine.notify(McpMethods.INITIALIZED, null, null);
-    if (transports != null) {
-      engine.closed().whenComplete((cause, err) -> {
-        if (cause instanceof dev.herald.transport.http.SessionExpiredException && !closing.get()) {
-          Thread.ofVirtual().name("herald-client-restart").start(() -> restart(cause));
-        }
-      });
+    if (restarter != null) {
+      restarter.watch(engine);
     }
   }
 
   /**
-   * The server lost our session: start a new one on a fresh transport, restore what the host set
-   * up (subscriptions, log level), mark caches stale, and tell the host.
+   * What the {@link SessionRestarter} does to this client: a new session from the frozen settings;
+   * once it is up, it replaces the lost one, the caches go stale, and the subscriptions and the log
+   * level the host set up are restored on it.
    */
-  private void restart(Throwable cause) {
-    SessionRestart event;
-    try {
-      SessionEngine next = newEngine(java.util.Objects.requireNonNull(transports).get());
+  private final class Restarts implements SessionRestarter.Host {
+    @Override
+    public SessionEngine open(Transport transport) throws InterruptedException {
+      SessionEngine next = newEngine(transport);
       handshake(next);
+      return next;
+    }
+
+    @Override
+    public void adopt(SessionEngine next) throws InterruptedException {
       engine = next;
       tools.invalidate();
       prompts.invalidate();
@@ -481,15 +484,17 @@ public final class McpClient implements AutoCloseable {
       for (String uri : subscriptions.keySet()) {
         call(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.of(uri), JsonNode.class);
       }
-      event = new SessionRestart(cause, true, null);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      event = new SessionRestart(cause, false, e);
-    } catch (RuntimeException e) {
-      event = new SessionRestart(cause, false, e);
     }
-    SessionRestart told = event;
-    listeners.run(() -> restartListeners.forEach(l -> l.accept(told)));
+
+    @Override
+    public boolean closing() {
+      return closing.get();
+    }
+
+    @Override
+    public void tell(Runnable task) {
+      listeners.run(task);
+    }
   }
 
   static <T> T await(CompletableFuture<T> future) throws InterruptedException {
@@ -515,10 +520,10 @@ public final class McpClient implements AutoCloseable {
     private final java.util.concurrent.ExecutorService executor =
         java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-client-listeners").factory());
 
-    Listeners(Builder b) {
-      this.logs = new CopyOnWriteArrayList<>(b.logListeners);
+    Listeners(ClientSettings s) {
+      this.logs = new CopyOnWriteArrayList<>(s.logListeners());
       for (Area a : Area.values()) {
-        listChanged.put(a, new CopyOnWriteArrayList<>(b.listChangedListeners.get(a)));
+        listChanged.put(a, new CopyOnWriteArrayList<>(s.listChangedListeners().get(a)));
       }
     }
 
@@ -556,7 +561,6 @@ public final class McpClient implements AutoCloseable {
     private @Nullable SamplingHandler sampling;
     private @Nullable ElicitationHandler elicitation;
     private @Nullable List<Root> roots;
-    private java.util.function.@Nullable Supplier<Transport> transports;
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
 
     private Builder() {}
@@ -671,15 +675,26 @@ public final class McpClient implements AutoCloseable {
       return capabilities.union(declared);
     }
 
+    /** What this builder says now, frozen for a client that connects with {@code transports}. */
+    ClientSettings snapshot(java.util.function.@Nullable Supplier<Transport> transports) {
+      return new ClientSettings(info, effectiveCapabilities(), version, defaults, initializeTimeout, ticker, scheduler,
+          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners);
+    }
+
     /**
      * Connects: starts the transport, sends {@code initialize}, checks the server's version, sends
-     * {@code notifications/initialized}.
+     * {@code notifications/initialized}. The builder's settings are captured here: changing the
+     * builder afterwards does not change the connected client.
      *
      * @throws TransportException if the connection fails
      * @throws McpException if the server refuses or answers with a version Herald does not speak
      */
     public McpClient connect(Transport transport) throws InterruptedException {
-      McpClient client = new McpClient(this, Objects.requireNonNull(transport, "transport"));
+      return connect(snapshot(null), Objects.requireNonNull(transport, "transport"));
+    }
+
+    private static McpClient connect(ClientSettings settings, Transport transport) throws InterruptedException {
+      McpClient client = new McpClient(settings, transport);
       client.handshake(client.engine);
       return client;
     }
@@ -689,11 +704,13 @@ public final class McpClient implements AutoCloseable {
      * the server loses this one (Streamable HTTP answers 404): calls in flight fail with {@link
      * dev.herald.transport.http.SessionExpiredException}, then a fresh transport is made, the
      * handshake is redone, subscriptions and the log level are restored, and {@link
-     * #onSessionRestart} listeners are told.
+     * #onSessionRestart} listeners are told. Every new session is opened from the settings the
+     * builder had at this call (client info, capabilities, handlers, timeouts, listeners): changing
+     * the builder afterwards does not change the connected client.
      */
     public McpClient connect(java.util.function.Supplier<Transport> transports) throws InterruptedException {
-      this.transports = Objects.requireNonNull(transports, "transports");
-      return connect(transports.get());
+      Objects.requireNonNull(transports, "transports");
+      return connect(snapshot(transports), Objects.requireNonNull(transports.get(), "transport"));
     }
 
     /** Told each time the client replaced a session the server lost (see {@link #connect(java.util.function.Supplier)}). */

@@ -36,6 +36,25 @@ final class LegacySseConnection {
   }
 
   /**
+   * Falls back after the server refused the probe with {@code initializeStatus}: opens the stream
+   * on the transport's URI, routes the connection through it, and posts {@code initialize} again
+   * there before any other message; when that fails the transport ends.
+   */
+  static void fallBack(StreamableHttpClientTransport transport, JsonRpcMessage initialize, int initializeStatus) {
+    LegacySseConnection connection = new LegacySseConnection(transport, transport.uri());
+    try {
+      connection.open(initializeStatus, transport.timeout());
+      if (!transport.machine().fallingBack(connection)) {
+        return; // closed meanwhile
+      }
+      connection.post(initialize);
+      transport.machine().fellBack();
+    } catch (TransportException e) {
+      transport.fail(e);
+    }
+  }
+
+  /**
    * Opens the stream and waits for the {@code endpoint} event.
    *
    * @param initializeStatus the status that {@code initialize} got, for the error message

@@ -39,41 +39,6 @@ final class ResumableStream {
     this.requestId = requestId;
   }
 
-  /** Opens the standing stream: {@code 405} means the server offers none. */
-  void openStanding() {
-    HttpResponse<InputStream> response;
-    try {
-      response = transport.get("");
-    } catch (IOException e) {
-      transport.standingSettled();
-      StreamableHttpClientTransport.LOG.log(
-          System.Logger.Level.WARNING, "could not open the standing stream: {0}", Http.reason(e));
-      return;
-    } catch (InterruptedException e) {
-      transport.standingSettled();
-      return; // closing
-    }
-    transport.standingSettled();
-    InputStream in = transport.track(response.body());
-    int status = response.statusCode();
-    if (status == 404 && transport.hasSession()) {
-      Http.discard(in);
-      transport.untrack(in);
-      transport.sessionExpired();
-      return;
-    }
-    if (!Http.isSuccess(status) || !Http.isMediaType(response.headers(), Http.EVENT_STREAM)) {
-      Http.discard(in);
-      transport.untrack(in);
-      StreamableHttpClientTransport.LOG.log(
-          status == 405 ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
-          "no standing stream: GET answered HTTP {0}",
-          status);
-      return;
-    }
-    readThenResume(in);
-  }
-
   /** Reads a stream that is never resumed (one that answered a notification). */
   void readOnce(InputStream in) {
     read(in);

@@ -2,12 +2,8 @@ package dev.herald.transport.http;
 
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
-import dev.herald.wire.DecodedMessage;
-import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
-import dev.herald.wire.MessageCodec;
-import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,17 +16,11 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The client side of the Streamable HTTP transport (MCP 2025-11-25 basic/transports §Streamable
@@ -93,14 +83,8 @@ public final class StreamableHttpClientTransport implements Transport {
 
   static final System.Logger LOG = System.getLogger("dev.herald.transport.http");
 
-  private enum Mode {
-    /** Nothing sent yet. */
-    NEW,
-    /** {@code initialize} is out; other senders wait to learn which transport the server speaks. */
-    PROBING,
-    STREAMABLE,
-    LEGACY
-  }
+  /** How long a message after {@code initialized} waits for the standing GET's answer at most. */
+  static final Duration STANDING_WAIT = Duration.ofMillis(500);
 
   private final URI uri;
   private final HttpClient client;
@@ -111,38 +95,10 @@ public final class StreamableHttpClientTransport implements Transport {
   private final ReconnectPolicy reconnect;
   private final boolean openStandingStream;
 
-  private final AtomicBoolean started = new AtomicBoolean();
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private final AtomicBoolean standingOpened = new AtomicBoolean();
-  /**
-   * Completes once the standing GET has been answered (or was not opened, or failed). Messages
-   * sent after {@code notifications/initialized} wait for it, briefly, so the standing stream is
-   * established before the first call's stream: a server then never mistakes the standing GET
-   * for the resumption of a call's stream.
-   */
-  private final java.util.concurrent.CompletableFuture<Void> standingReady = new java.util.concurrent.CompletableFuture<>();
-  private volatile boolean initializedSent;
-  /** How long a message after {@code initialized} waits for the standing GET's answer at most. */
-  static final java.time.Duration STANDING_WAIT = java.time.Duration.ofMillis(500);
-  private final AtomicReference<Mode> mode = new AtomicReference<>(Mode.NEW);
-  /** Completes when the mode leaves PROBING; fails when the probe fails. */
-  private final CompletableFuture<@Nullable Void> routed = new CompletableFuture<>();
-  /** Guards delivery to the receiver and {@link #closeReported}. */
-  private final ReentrantLock deliveryLock = new ReentrantLock();
-  /** Requests posted whose response has not passed through yet (any stream). */
-  private final Set<RequestId> awaiting = ConcurrentHashMap.newKeySet();
-  private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
-  private final Set<InputStream> openBodies = ConcurrentHashMap.newKeySet();
-
-  private volatile @Nullable Receiver receiver;
-  /** Guarded by {@link #deliveryLock}. */
-  private boolean closeReported;
-  /** Written once, by the thread reading the response to {@code initialize}. */
-  private volatile @Nullable String sessionId;
-  /** Written once, by the delivery of the {@code initialize} result. */
-  private volatile @Nullable String protocolVersion;
-  private volatile @Nullable RequestId initializeId;
-  private volatile @Nullable LegacySseConnection legacy;
+  /** Probing, Streamable HTTP or HTTP+SSE, the standing stream's readiness, the session, closed. */
+  private final ConnectionStateMachine machine;
+  private final Delivery delivery;
+  private final Workers workers;
 
   /** A transport to {@code uri} with every default. */
   public StreamableHttpClientTransport(URI uri) {
@@ -156,6 +112,9 @@ public final class StreamableHttpClientTransport implements Transport {
     this.maxEventBytes = b.maxEventBytes;
     this.reconnect = b.reconnect;
     this.openStandingStream = b.openStandingStream;
+    this.machine = new ConnectionStateMachine(uri);
+    this.delivery = new Delivery(machine);
+    this.workers = new Workers(machine);
     if (b.client != null) {
       this.client = b.client;
       this.ownExecutor = null;
@@ -181,291 +140,52 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   /** The session id the server issued, if any. */
-  public java.util.Optional<String> sessionId() {
-    return java.util.Optional.ofNullable(sessionId);
+  public Optional<String> sessionId() {
+    return Optional.ofNullable(machine.session().id());
   }
 
   /** Whether the server turned out to speak only the 2024-11-05 HTTP+SSE transport. */
   public boolean isLegacy() {
-    return mode.get() == Mode.LEGACY;
+    ConnectionState live = machine.state().live();
+    return live instanceof ConnectionState.Legacy || live instanceof ConnectionState.FallingBack;
   }
 
   @Override
   public void start(Receiver receiver) {
-    if (!started.compareAndSet(false, true)) {
+    if (delivery.hasReceiver()) {
       throw new IllegalStateException("transport already started");
     }
-    this.receiver = Objects.requireNonNull(receiver, "receiver");
+    delivery.receiver(Objects.requireNonNull(receiver, "receiver"));
+    machine.start();
   }
 
   @Override
   public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
-    if (receiver == null) {
+    if (!delivery.hasReceiver()) {
       throw new IllegalStateException("transport not started");
     }
     ensureOpen();
     boolean probe = false;
     if (message instanceof JsonRpcMessage.Request r && McpMethods.INITIALIZE.equals(r.method())) {
-      initializeId = r.id();
-      probe = mode.compareAndSet(Mode.NEW, Mode.PROBING);
-    } else if (mode.compareAndSet(Mode.NEW, Mode.STREAMABLE)) {
-      routed.complete(null); // the first message is not initialize: no fallback to try
-    }
-    if (!probe) {
-      awaitRoute();
-    }
-    if (initializedSent) {
-      awaitStanding();
-    }
-    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
-      initializedSent = true;
-      if (!openStandingStream) {
-        standingReady.complete(null);
-      }
-    }
-    LegacySseConnection old = legacy;
-    if (old != null) {
-      old.post(message);
-      standingSettled(); // the old transport has one stream for everything: nothing to wait for
+      probe = machine.initializeSending(r.id());
     } else {
-      post(message, probe);
+      machine.messageSending();
     }
-  }
-
-  private void awaitStanding() {
-    if (standingReady.isDone()) {
-      return;
+    ConnectionState route = probe ? machine.state() : machine.awaitRoute();
+    machine.awaitStanding(STANDING_WAIT);
+    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
+      machine.initializedSending(openStandingStream);
     }
-    try {
-      standingReady.get(STANDING_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for the standing stream of " + uri, e);
-    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-      // a server that holds back the GET's headers, or none at all: go on without waiting again
-      standingReady.complete(null);
+    if (route instanceof ConnectionState.Legacy legacy) {
+      legacy.connection().post(message);
+    } else {
+      new PostExchange(this, message).send();
     }
-  }
-
-  /** The standing GET was answered, refused or not opened: later messages need not wait. */
-  void standingSettled() {
-    standingReady.complete(null);
-  }
-
-  private void awaitRoute() {
-    try {
-      routed.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for " + uri + " to answer initialize", e);
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof TransportException te ? te : Http.unreachable(uri, e.getCause());
-    }
-    ensureOpen();
   }
 
   private void ensureOpen() {
-    if (closed.get()) {
-      throw new TransportException("HTTP transport to " + uri + " is closed");
-    }
-  }
-
-  // ---------------------------------------------------------------- POST
-
-  private void post(JsonRpcMessage message, boolean probe) {
-    boolean carriedSession = sessionId != null;
-    Http.SignallingPublisher body = new Http.SignallingPublisher(MessageCodec.encode(message));
-    HttpRequest request =
-        request(uri).header("Accept", Http.ACCEPT_BOTH).header("Content-Type", Http.JSON).POST(body).build();
-    RequestId id = message instanceof JsonRpcMessage.Request r ? r.id() : null;
-    if (id != null) {
-      awaiting.add(id);
-    }
-    CompletableFuture<HttpResponse<InputStream>> response = client.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-    try {
-      CompletableFuture.anyOf(body.sent(), response).get();
-    } catch (InterruptedException e) {
-      response.cancel(true);
-      forget(id);
-      Thread.currentThread().interrupt();
-      throw failProbe(probe, new TransportException("interrupted while sending to " + uri, e));
-    } catch (ExecutionException e) {
-      forget(id);
-      throw failProbe(probe, Http.unreachable(uri, e.getCause()));
-    }
-    spawn("post", () -> onPostResponse(message, probe, carriedSession, response));
-  }
-
-  private TransportException failProbe(boolean probe, TransportException e) {
-    if (probe) {
-      routed.completeExceptionally(e);
-    }
-    return e;
-  }
-
-  private void forget(@Nullable RequestId id) {
-    if (id != null) {
-      awaiting.remove(id);
-    }
-  }
-
-  private void onPostResponse(
-      JsonRpcMessage message, boolean probe, boolean carriedSession, CompletableFuture<HttpResponse<InputStream>> pending) {
-    RequestId id = message instanceof JsonRpcMessage.Request r ? r.id() : null;
-    HttpResponse<InputStream> response;
-    try {
-      response = pending.get();
-    } catch (InterruptedException e) {
-      pending.cancel(true);
-      return; // closing
-    } catch (ExecutionException e) {
-      TransportException failure = Http.unreachable(uri, e.getCause());
-      if (probe) {
-        routed.completeExceptionally(failure);
-        fail(failure);
-      } else {
-        failMessage(id, failure.getMessage());
-      }
-      return;
-    }
-    InputStream in = track(response.body());
-    try {
-      int status = response.statusCode();
-      if (probe && (status == 400 || status == 404 || status == 405)) {
-        Http.discard(in);
-        fallBackToLegacy(message, status);
-        return;
-      }
-      if (status == 404 && carriedSession) {
-        Http.discard(in);
-        fail(new SessionExpiredException("the server at " + uri + " ended session " + sessionId + " (HTTP 404)"));
-        return;
-      }
-      if (probe) {
-        if (Http.isSuccess(status) && !captureSession(response)) {
-          Http.discard(in);
-          return;
-        }
-        mode.set(Mode.STREAMABLE);
-        routed.complete(null);
-      }
-      if (!Http.isSuccess(status)) {
-        onHttpError(id, status, in);
-        return;
-      }
-      if (Http.isMediaType(response.headers(), Http.EVENT_STREAM)) {
-        afterAccepted(message);
-        if (id != null) {
-          new ResumableStream(this, id).readThenResume(in);
-        } else {
-          new ResumableStream(this, null).readOnce(in); // a stream for a notification: never resumed
-        }
-        return;
-      }
-      byte[] bytes = Http.readBounded(in, maxEventBytes);
-      afterAccepted(message);
-      if (bytes.length > 0 && status != 202) {
-        if (Http.isMediaType(response.headers(), Http.JSON)) {
-          deliver(MessageCodec.decode(bytes));
-        } else {
-          failMessage(id, "unexpected Content-Type "
-              + response.headers().firstValue("Content-Type").orElse("(none)") + " from " + uri);
-        }
-      }
-      if (id != null) {
-        // A request answered with neither its response nor a stream would otherwise wait forever.
-        failRequest(id, uri + " answered request " + id + " with HTTP " + status + " but no response");
-      }
-    } catch (IOException | TransportException e) {
-      if (!closed.get()) {
-        failMessage(id, "reading the response from " + uri + " failed: " + Http.reason(e));
-      }
-    } finally {
-      untrack(in);
-    }
-  }
-
-  /** Reads {@code Mcp-Session-Id} from the answer to {@code initialize}; false when it is invalid. */
-  private boolean captureSession(HttpResponse<?> response) {
-    String sid = response.headers().firstValue(Http.SESSION_ID).orElse(null);
-    if (sid == null) {
-      return true;
-    }
-    for (int i = 0; i < sid.length(); i++) {
-      char c = sid.charAt(i);
-      if (c < 0x21 || c > 0x7E) {
-        TransportException e = new TransportException("server at " + uri + " issued an invalid session id (MCP-Session-Id must be visible ASCII)");
-        routed.completeExceptionally(e);
-        fail(e);
-        return false;
-      }
-    }
-    sessionId = sid;
-    return true;
-  }
-
-  private void afterAccepted(JsonRpcMessage message) {
-    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
-      if (openStandingStream && mode.get() == Mode.STREAMABLE && standingOpened.compareAndSet(false, true)) {
-        spawn("get", () -> new ResumableStream(this, null).openStanding());
-      } else {
-        standingSettled();
-      }
-    }
-  }
-
-  private void onHttpError(@Nullable RequestId id, int status, InputStream in) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Http.readBounded(in, 64 * 1024);
-    } catch (TransportException e) {
-      bytes = new byte[0];
-    }
-    if (id == null) {
-      LOG.log(System.Logger.Level.WARNING, "{0} refused a message with HTTP {1}", uri, status);
-      return;
-    }
-    // The server may explain itself with a JSON-RPC error (with our id, or with none).
-    if (bytes.length > 0
-        && MessageCodec.decode(bytes) instanceof DecodedMessage.Valid v
-        && v.message() instanceof JsonRpcMessage.Error e
-        && (e.id() == null || e.id().equals(id))) {
-      deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
-      return;
-    }
-    failRequest(id, "HTTP " + status + " from " + uri);
-  }
-
-  private void failMessage(@Nullable RequestId id, String reason) {
-    if (id != null) {
-      failRequest(id, reason);
-    } else {
-      LOG.log(System.Logger.Level.WARNING, "{0}", reason);
-    }
-  }
-
-  /** Answers a request locally with an error, so its call fails and the session goes on. */
-  void failRequest(RequestId id, String reason) {
-    if (closed.get() || !awaiting.contains(id)) {
-      return;
-    }
-    deliver(new DecodedMessage.Valid(
-        new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, reason, null))));
-  }
-
-  // ---------------------------------------------------------------- legacy fallback
-
-  private void fallBackToLegacy(JsonRpcMessage initialize, int status) {
-    LegacySseConnection connection = new LegacySseConnection(this, uri);
-    try {
-      connection.open(status, timeout);
-      legacy = connection;
-      mode.set(Mode.LEGACY);
-      connection.post(initialize);
-      routed.complete(null);
-    } catch (TransportException e) {
-      routed.completeExceptionally(e);
-      fail(e);
+    if (machine.isClosed()) {
+      throw machine.closedException();
     }
   }
 
@@ -474,11 +194,12 @@ public final class StreamableHttpClientTransport implements Transport {
   HttpRequest.Builder request(URI target) {
     HttpRequest.Builder b = HttpRequest.newBuilder(target);
     headers.forEach(b::header);
-    String sid = sessionId;
+    ConnectionState.SessionFacts session = machine.session();
+    String sid = session.id();
     if (sid != null) {
       b.header(Http.SESSION_ID, sid);
     }
-    String version = protocolVersion;
+    String version = session.protocolVersion();
     if (version != null) {
       b.header(Http.PROTOCOL_VERSION, version);
     }
@@ -494,8 +215,20 @@ public final class StreamableHttpClientTransport implements Transport {
     return client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
   }
 
+  ConnectionStateMachine machine() {
+    return machine;
+  }
+
+  Delivery delivery() {
+    return delivery;
+  }
+
   HttpClient client() {
     return client;
+  }
+
+  Duration timeout() {
+    return timeout;
   }
 
   int maxEventBytes() {
@@ -507,137 +240,76 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   boolean hasSession() {
-    return sessionId != null;
+    return machine.session().id() != null;
   }
 
   boolean isClosed() {
-    return closed.get();
+    return machine.isClosed();
   }
 
   /** Whether the response to {@code id} has yet to pass through. */
   boolean isAwaiting(RequestId id) {
-    return awaiting.contains(id);
+    return delivery.isAwaiting(id);
   }
 
   /** The session is gone: ends the transport with {@link SessionExpiredException}. */
   void sessionExpired() {
-    fail(new SessionExpiredException("the server at " + uri + " ended session " + sessionId + " (HTTP 404)"));
+    fail(new SessionExpiredException("the server at " + uri + " ended session " + machine.session().id() + " (HTTP 404)"));
   }
 
   /** Hands one event's data to the receiver; priming events (blank data) are skipped. */
   void deliverEvent(byte[] data, int length) {
-    for (int i = 0; i < length; i++) {
-      byte b = data[i];
-      if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
-        deliver(MessageCodec.decode(data, 0, length));
-        return;
-      }
-    }
+    delivery.deliverEvent(data, length);
   }
 
-  /** Hands one frame to the receiver, under the delivery lock, unless the close was reported. */
-  void deliver(DecodedMessage frame) {
-    noteResponses(frame);
-    Receiver r = Objects.requireNonNull(receiver);
-    deliveryLock.lock();
-    try {
-      if (!closeReported) {
-        r.onFrame(frame);
-      }
-    } finally {
-      deliveryLock.unlock();
-    }
-  }
-
-  private void noteResponses(DecodedMessage frame) {
-    switch (frame) {
-      case DecodedMessage.Valid v -> {
-        if (v.message() instanceof JsonRpcMessage.Response response && response.id() != null) {
-          awaiting.remove(response.id());
-          if (response instanceof JsonRpcMessage.Result result && result.id().equals(initializeId)) {
-            learnVersion(result.result());
-          }
-        }
-      }
-      case DecodedMessage.Batch batch -> batch.items().forEach(this::noteResponses);
-      case DecodedMessage.Invalid invalid -> {}
-    }
-  }
-
-  /** Peeks at the {@code initialize} result: the version to name in {@code MCP-Protocol-Version}. */
-  private void learnVersion(JsonNode result) {
-    JsonNode v = result.get("protocolVersion");
-    if (v != null && v.isString()) {
-      ProtocolVersion.parse(v.stringValue())
-          .filter(ProtocolVersion::protocolVersionHeader)
-          .ifPresent(p -> protocolVersion = p.wire());
-    }
-    initializeId = null;
+  /** Answers a request locally with an error, so its call fails and the session goes on. */
+  void failRequest(RequestId id, String reason) {
+    delivery.failRequest(id, reason);
   }
 
   /** Runs {@code task} on a new virtual thread that {@link #close()} interrupts. */
   void spawn(String name, Runnable task) {
-    Thread t = Thread.ofVirtual().name("herald-http-" + name).unstarted(() -> {
-      try {
-        if (!closed.get()) {
-          task.run();
-        }
-      } catch (RuntimeException e) {
-        if (!closed.get()) {
-          LOG.log(System.Logger.Level.WARNING, "HTTP transport worker failed", e);
-        }
-      } finally {
-        workers.remove(Thread.currentThread());
-      }
-    });
-    workers.add(t);
-    t.start();
+    workers.spawn(name, task);
   }
 
   /** Threads still working for this transport (tests check that close ends them). */
   int workerCount() {
-    return workers.size();
+    return workers.count();
   }
 
   /** Registers a response body so that {@link #close()} can cancel it. */
   InputStream track(InputStream in) {
-    openBodies.add(in);
-    if (closed.get()) {
-      Http.discard(in);
-    }
-    return in;
+    return workers.track(in);
   }
 
   void untrack(InputStream in) {
-    openBodies.remove(in);
+    workers.untrack(in);
   }
 
   // ---------------------------------------------------------------- close
 
   /** Ends the transport because of {@code cause}: no {@code DELETE}, the receiver is told why. */
   void fail(Throwable cause) {
-    if (!closed.compareAndSet(false, true)) {
+    if (machine.close(cause) == null) {
       return;
     }
     LOG.log(System.Logger.Level.DEBUG, "HTTP transport to {0} failed: {1}", uri, cause.getMessage());
-    routed.completeExceptionally(cause);
-    cancelStreams();
-    reportClose(cause);
+    workers.cancelAll();
+    delivery.reportClose(cause);
     releaseClient();
   }
 
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
+    ConnectionState last = machine.close(null);
+    if (last == null) {
       return;
     }
-    routed.completeExceptionally(new TransportException("HTTP transport to " + uri + " is closed"));
-    cancelStreams();
-    String sid = sessionId;
-    if (sid != null && mode.get() == Mode.STREAMABLE) {
+    workers.cancelAll();
+    if (last instanceof ConnectionState.Streamable s && s.session().id() != null) {
       deleteSession();
     }
-    reportClose(null);
+    delivery.reportClose(null);
     releaseClient();
   }
 
@@ -651,34 +323,6 @@ public final class StreamableHttpClientTransport implements Transport {
       LOG.log(System.Logger.Level.DEBUG, "DELETE {0} failed: {1}", uri, Http.reason(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private void cancelStreams() {
-    for (InputStream in : openBodies) {
-      Http.discard(in);
-    }
-    openBodies.clear();
-    for (Thread t : workers) {
-      if (t != Thread.currentThread()) {
-        t.interrupt();
-      }
-    }
-  }
-
-  private void reportClose(@Nullable Throwable cause) {
-    Receiver r = receiver;
-    deliveryLock.lock();
-    try {
-      if (closeReported) {
-        return;
-      }
-      closeReported = true;
-    } finally {
-      deliveryLock.unlock();
-    }
-    if (r != null) {
-      r.onClose(cause);
     }
   }
 
