@@ -2,6 +2,8 @@ package dev.herald.client;
 
 import dev.herald.session.CallOptions;
 import dev.herald.session.Scheduler;
+import dev.herald.session.Interceptor;
+import dev.herald.session.MethodTable;
 import dev.herald.session.SessionEngine;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -101,11 +103,16 @@ public final class McpClient implements AutoCloseable {
   private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions = new ConcurrentHashMap<>();
   private final AtomicReference<List<Root>> roots;
   private final ClientCapabilities capabilities;
+  /** The host's answers to server requests, and the table and chain they run through. */
+  private final ClientMethods answers;
+  private final MethodTable<McpClient> methods;
 
   private McpClient(Builder b, Transport transport) {
     this.listeners = new Listeners(b);
     this.roots = new AtomicReference<>(List.copyOf(b.roots == null ? List.of() : b.roots));
     this.capabilities = b.effectiveCapabilities();
+    this.answers = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
+    this.methods = ClientMethods.table(b.interceptors);
     this.version = b.version;
     this.builder = b;
     this.transports = b.transports;
@@ -122,13 +129,16 @@ public final class McpClient implements AutoCloseable {
     return new Builder();
   }
 
+  ClientMethods answers() {
+    return answers;
+  }
+
   private SessionEngine newEngine(Transport transport) {
     Builder b = builder;
-    ClientMethods methods = new ClientMethods(b.sampling, b.elicitation, b.roots == null ? null : roots::get);
     return SessionEngine.builder()
         .name("client")
         .transport(transport)
-        .requests(methods::handle)
+        .requests(call -> methods.dispatch(this, call))
         .onNotification(McpMethods.MESSAGE, this::onLog)
         .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
         .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
@@ -154,6 +164,11 @@ public final class McpClient implements AutoCloseable {
   }
 
   // ---------------------------------------------------------------- session facts
+
+  /** Whether the server's {@code initialize} answer arrived. */
+  boolean isInitialized() {
+    return init.get() != null;
+  }
 
   private InitializeResult init() {
     InitializeResult r = init.get();
@@ -558,8 +573,21 @@ public final class McpClient implements AutoCloseable {
     private @Nullable List<Root> roots;
     private java.util.function.@Nullable Supplier<Transport> transports;
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
+    private final List<Interceptor<McpClient>> interceptors = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds an interceptor that every request the server sends ({@code ping}, {@code
+     * sampling/createMessage}, {@code elicitation/create}, {@code roots/list}) runs through, after
+     * the ones added before it and before Herald's own gates (method and protocol version,
+     * declared capability) and the host's handler; see {@link Interceptor} for the contract. Use
+     * it to audit or refuse what a server asks of the host. Default: none.
+     */
+    public Builder interceptor(Interceptor<McpClient> interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
 
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);

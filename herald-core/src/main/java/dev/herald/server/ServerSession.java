@@ -99,14 +99,14 @@ public final class ServerSession {
   ServerSession(McpServer server, Transport transport) {
     this.server = server;
     this.gate = new NotificationGate(this, server);
-    ServerMethods methods = new ServerMethods(server, this);
-    this.engine =
+    SessionEngine.Builder builder =
         SessionEngine.builder()
             .name("server")
             .transport(transport)
-            .requests(methods::handle)
-            .onNotification(McpMethods.INITIALIZED, p -> onInitialized())
-            .onNotification(McpMethods.ROOTS_LIST_CHANGED, p -> rootsCache.invalidate())
+            .requests(call -> server.methods.dispatch(this, call));
+    server.methods.registerNotifications(builder, () -> this);
+    this.engine =
+        builder
             .ticker(server.ticker)
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
@@ -300,7 +300,7 @@ public final class ServerSession {
     return t != null ? t : server.tools.get(name);
   }
 
-  // ---------------------------------------------------------------- lifecycle, called by ServerMethods
+  // ---------------------------------------------------------------- lifecycle, called by the method table
 
   boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version, ServerCapabilities declared) {
     if (!STATE.compareAndSet(this, State.NEW, State.INITIALIZING)) {
@@ -313,8 +313,13 @@ public final class ServerSession {
     return true;
   }
 
-  private void onInitialized() {
+  void onInitialized() {
     STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+  }
+
+  /** {@code notifications/roots/list_changed}: the cached roots are stale. */
+  void rootsChanged() {
+    rootsCache.invalidate();
   }
 
   ReverseCalls.RootsCache rootsCache() {
