@@ -2,12 +2,14 @@ package dev.herald.server;
 
 import dev.herald.session.InboundCall;
 import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.MetaKeys;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
@@ -15,7 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The server's lifecycle and session-level methods: {@code initialize} (MCP specification,
- * "Lifecycle"), {@code ping}, {@code logging/setLevel}. Runs on the request's virtual thread.
+ * "Lifecycle"), {@code ping}, {@code logging/setLevel}, and {@code server/discover} for 2026-07-28
+ * requests. Runs on the request's virtual thread.
  */
 final class LifecycleMethods {
   private LifecycleMethods() {}
@@ -42,5 +45,13 @@ final class LifecycleMethods {
             + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
     session.logLevel(level);
     return McpJson.object();
+  }
+
+  /** What this server supports and declares, for a 2026-07-28 client that has no handshake. */
+  static DiscoverResult discover(ServerSession session, Void params, InboundCall call) {
+    McpServer server = session.server();
+    ObjectNode meta = McpJson.object();
+    meta.set(MetaKeys.SERVER_INFO, McpJson.toTree(server.info));
+    return new DiscoverResult(ProtocolVersion.supportedWire(), server.capabilities(), server.instructions, null, null, meta);
   }
 }

@@ -9,6 +9,7 @@ import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
+import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.InitializeParams;
@@ -55,6 +56,8 @@ final class ServerMethods {
           .in(ProtocolVersion::handshake).beforeInitialized().handler(LifecycleMethods::initialize),
       MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
           .in(ProtocolVersion::ping).beforeInitialized().handler(LifecycleMethods::ping),
+      MethodRow.request(McpMethods.SERVER_DISCOVER, Void.class, DiscoverResult.class)
+          .in(ProtocolVersion::discovery).beforeInitialized().handler(LifecycleMethods::discover),
       MethodRow.request(McpMethods.LOGGING_SET_LEVEL, SetLevelParams.class, ObjectNode.class)
           .in(ProtocolVersion::setLevel).needs(LOGGING).handler(LifecycleMethods::setLevel),
       MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
