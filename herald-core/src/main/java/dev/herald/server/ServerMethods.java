@@ -116,14 +116,16 @@ final class ServerMethods {
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }
+  }
 
-    /**
-     * Whether the client supports {@code capability} for this request: what it declared at
-     * bring-up. The per-request layer (2026-07-28 {@code _meta} client capabilities, which add to
-     * these for one request) belongs here and nowhere else.
-     */
-    static boolean clientSupports(ServerSession session, Capability.OfClient capability, InboundCall call) {
-      return capability.declaredIn().test(session.clientCapabilities());
-    }
+  /**
+   * Whether the client supports {@code capability} for this request: what it declared at
+   * bring-up. The one place that question is answered, for the table's gate and for the
+   * server's own requests to the client ({@link ReverseCalls}); the per-request layer (2026-07-28
+   * {@code _meta["io.modelcontextprotocol/clientCapabilities"]}, which adds to these for one
+   * request, never removes) belongs here and nowhere else.
+   */
+  static boolean clientSupports(ServerSession session, Capability.OfClient capability, InboundCall call) {
+    return capability.declaredIn().test(session.clientCapabilities());
   }
 }
