@@ -346,7 +346,7 @@ public final class McpServer {
      * McpServer server = McpServer.builder()
      *     .interceptor(chain -> {
      *       if (chain.method().equals("tools/call") && !allowed(chain.session())) {
-     *         throw new McpException(-32003, "Forbidden");
+     *         throw new McpException(-31001, "Forbidden"); // an application code, outside -32768..-32000
      *       }
      *       return chain.proceed();
      *     })

@@ -29,6 +29,13 @@ import tools.jackson.databind.JsonNode;
  * RealInterceptorChain} does: {@code proceed()} twice or a {@code null} result fails with a
  * message naming the interceptor.
  *
+ * <p>Notification rows are handed to the engine's notification registry ({@link
+ * #registerNotifications}); they do not run through the chain, and their versions are not
+ * checked yet (an unknown notification is dropped by the engine, never answered). Outbound
+ * notifications do not run through a chain either: they are gated by the role's notification
+ * gate and, when fanned out, encoded once for every session, which a per-message chain would
+ * undo.
+ *
  * <p>Thread-safe and immutable once built.
  *
  * @param <S> what requests arrive on (a server session, a client)
