@@ -51,7 +51,8 @@ public record MethodRow<S, P, R>(
 
   public MethodRow {
     Objects.requireNonNull(method, "method");
-    versions = versions.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(versions));
+    versions = java.util.Collections.unmodifiableSet(
+        versions.isEmpty() ? EnumSet.noneOf(ProtocolVersion.class) : EnumSet.copyOf(versions));
   }
 
   /** Starts a request row. */
