@@ -1,31 +1,50 @@
 package dev.herald.client;
 
 import dev.herald.session.CancellationToken;
+import dev.herald.session.Capability;
 import dev.herald.session.InboundCall;
+import dev.herald.session.Interceptor;
+import dev.herald.session.MethodRow;
+import dev.herald.session.MethodTable;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
-import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.ListRootsResult;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import dev.herald.wire.Root;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The client's answers to server-to-client requests: {@code ping}, and {@code
- * sampling/createMessage}, {@code elicitation/create} and {@code roots/list} when the host gave a
- * handler (and so declared the capability). Anything else is -32601. Runs on the request's own
- * virtual thread.
+ * The client's method table (MCP specification, "Client Features"): {@code ping}, and {@code
+ * sampling/createMessage}, {@code elicitation/create} and {@code roots/list}, each needing the
+ * capability the client declared (by giving the builder its handler) and existing only in the
+ * protocol versions in which servers send requests. An instance holds the host's handlers; the
+ * rows are shared. Runs on the request's own virtual thread.
  */
 final class ClientMethods {
+  static final Capability SAMPLING = Capability.client("sampling", c -> c.supportsSampling());
+  static final Capability ELICITATION = Capability.client("elicitation", c -> c.supportsElicitation());
+  static final Capability ROOTS = Capability.client("roots", c -> c.supportsRoots());
+
+  static final List<MethodRow<McpClient, ?, ?>> ROWS = List.of(
+      MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
+          .in(ProtocolVersion::ping).beforeInitialized().handler((McpClient c, Void p, InboundCall call) -> McpJson.object()),
+      MethodRow.request(McpMethods.SAMPLING_CREATE_MESSAGE, CreateMessageParams.class, CreateMessageResult.class)
+          .in(ProtocolVersion::serverRequests).needs(SAMPLING).handler((McpClient c, CreateMessageParams p, InboundCall call) -> c.answers().sample(p, call)),
+      MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, ElicitResult.class)
+          .in(v -> v.serverRequests() && v.elicitation()).needs(ELICITATION).handler((McpClient c, ElicitParams p, InboundCall call) -> c.answers().elicit(p, call)),
+      MethodRow.request(McpMethods.ROOTS_LIST, Void.class, ListRootsResult.class)
+          .in(ProtocolVersion::serverRequests).needs(ROOTS).handler((McpClient c, Void p, InboundCall call) -> c.answers().roots()));
+
   private final @Nullable SamplingHandler sampling;
   private final @Nullable ElicitationHandler elicitation;
   private final @Nullable Supplier<List<Root>> roots;
@@ -36,54 +55,37 @@ final class ClientMethods {
     this.roots = roots;
   }
 
-  JsonNode handle(InboundCall call) {
-    return switch (call.method()) {
-      case McpMethods.PING -> McpJson.object();
-      case McpMethods.SAMPLING_CREATE_MESSAGE -> {
-        if (sampling == null) {
-          throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: this client does not support sampling");
-        }
-        CreateMessageParams p = McpJson.fromTree(call.params(), CreateMessageParams.class);
-        CreateMessageResult r = run(() -> sampling.createMessage(p, context(call)), call);
-        yield McpJson.toTree(r);
-      }
-      case McpMethods.ELICITATION_CREATE -> {
-        if (elicitation == null) {
-          throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: this client does not support elicitation");
-        }
-        ElicitParams p = McpJson.fromTree(call.params(), ElicitParams.class);
-        ElicitResult r = run(() -> elicitation.elicit(p, context(call)), call);
-        yield McpJson.toTree(ElicitationDefaults.apply(p.requestedSchema(), r));
-      }
-      case McpMethods.ROOTS_LIST -> {
-        if (roots == null) {
-          throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: this client does not expose roots");
-        }
-        yield McpJson.toTree(ListRootsResult.of(roots.get()));
-      }
-      default -> throw McpException.methodNotFound(call.method());
-    };
+  /** The client's table with the user's interceptors in front of Herald's gates. */
+  static MethodTable<McpClient> table(List<Interceptor<McpClient>> interceptors) {
+    return MethodTable.of(ROWS, interceptors, new Role());
   }
 
-  private interface Body<T> {
-    T run() throws Exception;
-  }
-
-  private static <T> T run(Body<T> body, InboundCall call) {
-    try {
-      T result = body.run();
-      if (result == null) {
-        throw McpException.internal("the host's handler returned no result");
-      }
-      return result;
-    } catch (McpException | dev.herald.session.CancelledException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      throw new dev.herald.session.CancelledException("interrupted");
-    } catch (Exception e) {
-      System.getLogger("dev.herald.client").log(System.Logger.Level.WARNING, "handler for " + call.method() + " failed", e);
-      throw McpException.internal("Internal error in the client's " + call.method() + " handler");
+  private CreateMessageResult sample(CreateMessageParams p, InboundCall call) throws Exception {
+    if (sampling == null) {
+      throw McpException.methodNotFound(call.method()); // declared through capabilities(), no handler given
     }
+    return nonNull(sampling.createMessage(p, context(call)));
+  }
+
+  private ElicitResult elicit(ElicitParams p, InboundCall call) throws Exception {
+    if (elicitation == null) {
+      throw McpException.methodNotFound(call.method());
+    }
+    return ElicitationDefaults.apply(p.requestedSchema(), nonNull(elicitation.elicit(p, context(call))));
+  }
+
+  private ListRootsResult roots() {
+    if (roots == null) {
+      throw McpException.methodNotFound(McpMethods.ROOTS_LIST);
+    }
+    return ListRootsResult.of(roots.get());
+  }
+
+  private static <T> T nonNull(@Nullable T result) {
+    if (result == null) {
+      throw McpException.internal("the host's handler returned no result");
+    }
+    return result;
   }
 
   private static ClientRequestContext context(InboundCall call) {
@@ -103,5 +105,26 @@ final class ClientMethods {
         return call.progress();
       }
     };
+  }
+
+  /** What the table asks a client: the version its session negotiated, what it declared. */
+  private static final class Role implements MethodTable.Role<McpClient> {
+    @Override
+    public @Nullable ProtocolVersion version(McpClient client, InboundCall call) {
+      return call.session().version().orElse(null);
+    }
+
+    @Override
+    public boolean initialized(McpClient client) {
+      return true; // a client receives requests only on a session it opened with initialize
+    }
+
+    @Override
+    public boolean declared(McpClient client, Capability capability, InboundCall call) {
+      return switch (capability) {
+        case Capability.OfClient c -> c.declaredIn().test(client.capabilities());
+        case Capability.OfServer s -> client.isInitialized() && s.declaredIn().test(client.serverCapabilities());
+      };
+    }
   }
 }

@@ -3,6 +3,7 @@ package dev.herald.client;
 import dev.herald.client.McpClient.Area;
 import dev.herald.client.McpClient.SessionRestart;
 import dev.herald.session.CallOptions;
+import dev.herald.session.Interceptor;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -25,6 +26,7 @@ import org.jspecify.annotations.Nullable;
  * this, so changing the builder afterwards cannot change a live client.
  *
  * @param capabilities what the client declares: the builder's extras plus those its handlers imply
+ * @param interceptors the host's interceptors around every request the server sends, outermost first
  * @param transports where fresh transports come from when a lost session is replaced; null when the
  *     client was connected with a single transport (then it never restarts)
  */
@@ -42,7 +44,8 @@ record ClientSettings(
     @Nullable ElicitationHandler elicitation,
     @Nullable List<Root> roots,
     @Nullable Supplier<Transport> transports,
-    List<Consumer<SessionRestart>> restartListeners) {
+    List<Consumer<SessionRestart>> restartListeners,
+    List<Interceptor<McpClient>> interceptors) {
 
   ClientSettings {
     logListeners = List.copyOf(logListeners);
@@ -53,5 +56,6 @@ record ClientSettings(
     listChangedListeners = java.util.Collections.unmodifiableMap(copy);
     roots = roots == null ? null : List.copyOf(roots);
     restartListeners = List.copyOf(restartListeners);
+    interceptors = List.copyOf(interceptors);
   }
 }

@@ -2,6 +2,8 @@ package dev.herald.client;
 
 import dev.herald.session.CallOptions;
 import dev.herald.session.Scheduler;
+import dev.herald.session.Interceptor;
+import dev.herald.session.MethodTable;
 import dev.herald.session.SessionEngine;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -102,12 +104,17 @@ public final class McpClient implements AutoCloseable {
   private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions = new ConcurrentHashMap<>();
   private final AtomicReference<List<Root>> roots;
   private final ClientCapabilities capabilities;
+  /** The host's answers to server requests, and the table and chain they run through. */
+  private final ClientMethods answers;
+  private final MethodTable<McpClient> methods;
 
   private McpClient(ClientSettings s, Transport transport) {
     this.listeners = new Listeners(s);
     this.roots = new AtomicReference<>(List.copyOf(s.roots() == null ? List.of() : s.roots()));
     this.capabilities = s.capabilities();
     this.version = s.version();
+    this.answers = new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
+    this.methods = ClientMethods.table(s.interceptors());
     this.settings = s;
     java.util.function.Supplier<Transport> transports = s.transports();
     this.restarter = transports == null ? null : new SessionRestarter(transports, s.restartListeners(), new Restarts());
@@ -123,13 +130,16 @@ public final class McpClient implements AutoCloseable {
     return new Builder();
   }
 
+  ClientMethods answers() {
+    return answers;
+  }
+
   private SessionEngine newEngine(Transport transport) {
     ClientSettings s = settings;
-    ClientMethods methods = new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
     return SessionEngine.builder()
         .name("client")
         .transport(transport)
-        .requests(methods::handle)
+        .requests(call -> methods.dispatch(this, call))
         .onNotification(McpMethods.MESSAGE, this::onLog)
         .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
         .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
@@ -155,6 +165,11 @@ public final class McpClient implements AutoCloseable {
   }
 
   // ---------------------------------------------------------------- session facts
+
+  /** Whether the server's {@code initialize} answer arrived. */
+  boolean isInitialized() {
+    return init.get() != null;
+  }
 
   private InitializeResult init() {
     InitializeResult r = init.get();
@@ -562,8 +577,21 @@ public final class McpClient implements AutoCloseable {
     private @Nullable ElicitationHandler elicitation;
     private @Nullable List<Root> roots;
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
+    private final List<Interceptor<McpClient>> interceptors = new ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds an interceptor that every request the server sends ({@code ping}, {@code
+     * sampling/createMessage}, {@code elicitation/create}, {@code roots/list}) runs through, after
+     * the ones added before it and before Herald's own gates (method and protocol version,
+     * declared capability) and the host's handler; see {@link Interceptor} for the contract. Use
+     * it to audit or refuse what a server asks of the host. Default: none.
+     */
+    public Builder interceptor(Interceptor<McpClient> interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
 
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);
@@ -678,7 +706,7 @@ public final class McpClient implements AutoCloseable {
     /** What this builder says now, frozen for a client that connects with {@code transports}. */
     ClientSettings snapshot(java.util.function.@Nullable Supplier<Transport> transports) {
       return new ClientSettings(info, effectiveCapabilities(), version, defaults, initializeTimeout, ticker, scheduler,
-          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners);
+          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners, interceptors);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.herald.server;
 
+import dev.herald.session.Interceptor;
+import dev.herald.session.MethodTable;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -94,6 +96,8 @@ public final class McpServer {
   final Subscriptions subscriptions;
   final BiPredicate<ServerSession, String> resourceAccess;
   final Pagination pagination;
+  /** The method table and interceptor chain every session's requests run through. */
+  final MethodTable<ServerSession> methods;
 
   private McpServer(Builder b) {
     this.info = b.info;
@@ -120,6 +124,7 @@ public final class McpServer {
     this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
+    this.methods = ServerMethods.table(b.interceptors);
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -334,8 +339,31 @@ public final class McpServer {
     private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
+    private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
 
     private Builder() {}
+
+    /**
+     * Adds an interceptor that every request of every session runs through, after the ones added
+     * before it and before Herald's own gates (method and protocol version, lifecycle, declared
+     * capability) and the method's handler; see {@link Interceptor} for the contract. Use it for
+     * audit logs, rate limits or authorization. Default: none.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder()
+     *     .interceptor(chain -> {
+     *       if (chain.method().equals("tools/call") && !allowed(chain.session())) {
+     *         throw new McpException(-31001, "Forbidden"); // an application code, outside -32768..-32000
+     *       }
+     *       return chain.proceed();
+     *     })
+     *     .build();
+     * }
+     */
+    public Builder interceptor(Interceptor<ServerSession> interceptor) {
+      interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
 
     /**
      * Registers a resource. The server then declares {@code resources: {subscribe: true,

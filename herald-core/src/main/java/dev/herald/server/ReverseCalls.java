@@ -1,6 +1,7 @@
 package dev.herald.server;
 
 import dev.herald.session.CallOptions;
+import dev.herald.session.Capability;
 import dev.herald.session.CancelledException;
 import dev.herald.session.InboundCall;
 import dev.herald.session.OutboundCall;
@@ -41,23 +42,21 @@ final class ReverseCalls {
 
   static CreateMessageResult sample(ServerSession session, InboundCall call, CreateMessageParams params, CallOptions options)
       throws InterruptedException {
-    require(session, session.clientCapabilities().supportsSampling(), "sampling", "sampling/createMessage");
+    require(session, call, SAMPLING, "sampling/createMessage");
     JsonNode node = await(call, call.request(McpMethods.SAMPLING_CREATE_MESSAGE, McpJson.toObject(params), options));
     return McpJson.resultFromTree(node, CreateMessageResult.class);
   }
 
   static ElicitResult elicit(ServerSession session, InboundCall call, ElicitParams params, CallOptions options)
       throws InterruptedException {
-    ClientCapabilities caps = session.clientCapabilities();
     boolean url = params.effectiveMode() == ElicitParams.Mode.URL;
-    require(session, url ? caps.supportsUrlElicitation() : caps.supportsFormElicitation(),
-        url ? "elicitation.url" : "elicitation (form mode)", "elicitation/create");
+    require(session, call, url ? URL_ELICITATION : FORM_ELICITATION, "elicitation/create");
     JsonNode node = await(call, call.request(McpMethods.ELICITATION_CREATE, McpJson.toObject(params), options));
     return McpJson.resultFromTree(node, ElicitResult.class);
   }
 
   static List<Root> listRoots(ServerSession session, InboundCall call, CallOptions options) throws InterruptedException {
-    require(session, session.clientCapabilities().supportsRoots(), "roots", "roots/list");
+    require(session, call, ROOTS, "roots/list");
     RootsCache cache = session.rootsCache();
     boolean cacheable = session.clientCapabilities().supportsRootsListChanged();
     if (cacheable) {
@@ -75,11 +74,19 @@ final class ReverseCalls {
     return roots;
   }
 
-  private static void require(ServerSession session, boolean declared, String capability, String method) {
-    if (!declared) {
+  private static final Capability.OfClient SAMPLING = new Capability.OfClient("sampling", ClientCapabilities::supportsSampling);
+  private static final Capability.OfClient FORM_ELICITATION =
+      new Capability.OfClient("elicitation (form mode)", ClientCapabilities::supportsFormElicitation);
+  private static final Capability.OfClient URL_ELICITATION =
+      new Capability.OfClient("elicitation.url", ClientCapabilities::supportsUrlElicitation);
+  private static final Capability.OfClient ROOTS = new Capability.OfClient("roots", ClientCapabilities::supportsRoots);
+
+  /** Asks the one "does the client support this for this request" function of the method table. */
+  private static void require(ServerSession session, InboundCall call, Capability.OfClient capability, String method) {
+    if (!ServerMethods.clientSupports(session, capability, call)) {
       throw new McpException(
           ErrorCodes.METHOD_NOT_FOUND,
-          "Cannot send " + method + ": the client did not declare the " + capability + " capability at initialize");
+          "Cannot send " + method + ": the client did not declare the " + capability.name() + " capability at initialize");
     }
     if (session.state() != ServerSession.State.OPERATING) {
       throw new McpException(

@@ -1,211 +1,131 @@
 package dev.herald.server;
 
-import dev.herald.session.CallOptions;
-import dev.herald.session.CancelledException;
+import dev.herald.session.Capability;
 import dev.herald.session.InboundCall;
-import dev.herald.session.ProgressReporter;
-import dev.herald.session.CancellationToken;
+import dev.herald.session.Interceptor;
+import dev.herald.session.MethodRow;
+import dev.herald.session.MethodTable;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
-import dev.herald.wire.ClientCapabilities;
-import dev.herald.wire.CreateMessageParams;
-import dev.herald.wire.CreateMessageResult;
-import dev.herald.wire.ElicitParams;
-import dev.herald.wire.ElicitResult;
-import dev.herald.wire.Root;
-import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.CompleteParams;
+import dev.herald.wire.CompleteResult;
+import dev.herald.wire.DiscoverResult;
+import dev.herald.wire.GetPromptParams;
+import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
+import dev.herald.wire.ListPromptsResult;
+import dev.herald.wire.ListResourceTemplatesResult;
+import dev.herald.wire.ListResourcesResult;
 import dev.herald.wire.ListToolsResult;
-import dev.herald.wire.LoggingLevel;
-import dev.herald.wire.McpException;
-import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.MetaKeys;
+import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.ProtocolVersion;
-import dev.herald.wire.RequestId;
+import dev.herald.wire.ReadResourceParams;
+import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
+import dev.herald.wire.SubscribeParams;
+import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The server's method table for one session: lifecycle first, then each feature's methods.
- * Runs on the request's virtual thread. Every request, whatever its method, reaches this table
- * through the same engine path ({@code SessionEngine.onRequest}), so cancellation, progress-token
- * scoping and in-flight limits apply to all of them alike.
+ * The server's method table: one row per MCP method a server answers (MCP specification, "Server
+ * Features" and "Lifecycle"), each naming its params and result types, the protocol versions in
+ * which it exists, the capability the server must have declared, and the handler (in the small
+ * per-area classes {@link LifecycleMethods}, {@link ToolMethods}, {@link ResourceMethods}, {@link
+ * PromptMethods}, {@link CompletionMethods}). Adding a method is adding a row here. The table is
+ * built once per {@link McpServer} and shared by its sessions.
  */
 final class ServerMethods {
-  private final McpServer server;
-  private final ServerSession session;
-  private final ServerFeatures features;
+  private ServerMethods() {}
 
-  ServerMethods(McpServer server, ServerSession session) {
-    this.server = server;
-    this.session = session;
-    this.features = new ServerFeatures(server, session);
+  static final Capability TOOLS = Capability.server("tools", c -> c.tools() != null);
+  static final Capability RESOURCES = Capability.server("resources", c -> c.resources() != null);
+  static final Capability RESOURCE_SUBSCRIBE = Capability.server("resources.subscribe",
+      c -> c.resources() != null && Boolean.TRUE.equals(c.resources().subscribe()));
+  static final Capability PROMPTS = Capability.server("prompts", c -> c.prompts() != null);
+  static final Capability COMPLETIONS = Capability.server("completions", c -> c.completions() != null);
+  static final Capability LOGGING = Capability.server("logging", c -> c.logging() != null);
+
+  static final List<MethodRow<ServerSession, ?, ?>> ROWS = List.of(
+      MethodRow.request(McpMethods.INITIALIZE, InitializeParams.class, InitializeResult.class)
+          .in(ProtocolVersion::handshake).beforeInitialized().handler(LifecycleMethods::initialize),
+      MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
+          .in(ProtocolVersion::ping).beforeInitialized().handler(LifecycleMethods::ping),
+      MethodRow.request(McpMethods.SERVER_DISCOVER, Void.class, DiscoverResult.class)
+          .in(ProtocolVersion::discovery).beforeInitialized().handler(LifecycleMethods::discover),
+      MethodRow.request(McpMethods.LOGGING_SET_LEVEL, SetLevelParams.class, ObjectNode.class)
+          .in(ProtocolVersion::setLevel).needs(LOGGING).handler(LifecycleMethods::setLevel),
+      MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
+          .needs(TOOLS).handler(ToolMethods::list),
+      MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, CallToolResult.class)
+          .needs(TOOLS).handler(ToolMethods::call),
+      MethodRow.request(McpMethods.RESOURCES_LIST, PaginatedParams.class, ListResourcesResult.class)
+          .needs(RESOURCES).handler(ResourceMethods::list),
+      MethodRow.request(McpMethods.RESOURCES_TEMPLATES_LIST, PaginatedParams.class, ListResourceTemplatesResult.class)
+          .needs(RESOURCES).handler(ResourceMethods::templates),
+      MethodRow.request(McpMethods.RESOURCES_READ, ReadResourceParams.class, ReadResourceResult.class)
+          .needs(RESOURCES).handler(ResourceMethods::read),
+      MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)
+          .in(ProtocolVersion::legacySubscriptions).needs(RESOURCE_SUBSCRIBE).handler(ResourceMethods::subscribe),
+      MethodRow.request(McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.class, ObjectNode.class)
+          .in(ProtocolVersion::legacySubscriptions).needs(RESOURCE_SUBSCRIBE).handler(ResourceMethods::unsubscribe),
+      MethodRow.request(McpMethods.PROMPTS_LIST, PaginatedParams.class, ListPromptsResult.class)
+          .needs(PROMPTS).handler(PromptMethods::list),
+      MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, GetPromptResult.class)
+          .needs(PROMPTS).handler(PromptMethods::get),
+      MethodRow.request(McpMethods.COMPLETION_COMPLETE, CompleteParams.class, CompleteResult.class)
+          .needs(COMPLETIONS).handler(CompletionMethods::complete),
+      MethodRow.notification(McpMethods.INITIALIZED, Void.class)
+          .in(ProtocolVersion::handshake).receiver((ServerSession s, Void p) -> s.onInitialized()),
+      MethodRow.notification(McpMethods.ROOTS_LIST_CHANGED, Void.class)
+          .in(ProtocolVersion::serverRequests).receiver((ServerSession s, Void p) -> s.rootsChanged()));
+
+  /** The server's table with the user's interceptors in front of Herald's gates. */
+  static MethodTable<ServerSession> table(List<Interceptor<ServerSession>> interceptors) {
+    return MethodTable.of(ROWS, interceptors, new Role());
   }
 
-  JsonNode handle(InboundCall call) {
-    String method = call.method();
-    if (McpMethods.PING.equals(method)) {
-      return McpJson.object();
-    }
-    if (McpMethods.INITIALIZE.equals(method)) {
-      return initialize(call);
-    }
-    if (session.state() == ServerSession.State.NEW) {
-      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: the session is not initialized; send initialize first");
-    }
-    return switch (method) {
-      case McpMethods.TOOLS_LIST -> listTools(call);
-      case McpMethods.TOOLS_CALL -> callTool(call);
-      case McpMethods.LOGGING_SET_LEVEL -> setLevel(call);
-      case McpMethods.RESOURCES_LIST, McpMethods.RESOURCES_TEMPLATES_LIST, McpMethods.RESOURCES_READ,
-          McpMethods.RESOURCES_SUBSCRIBE, McpMethods.RESOURCES_UNSUBSCRIBE, McpMethods.PROMPTS_LIST,
-          McpMethods.PROMPTS_GET, McpMethods.COMPLETION_COMPLETE -> features.handle(call, new Context(call));
-      default -> throw McpException.methodNotFound(method);
-    };
-  }
-
-  private JsonNode initialize(InboundCall call) {
-    InitializeParams p = McpJson.fromTree(call.params(), InitializeParams.class);
-    ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
-    ProtocolVersion chosen = requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
-    ClientCapabilities caps = p.capabilities();
-    ServerCapabilities declared = server.capabilities();
-    if (!session.beginInitialize(p.clientInfo(), caps, chosen, declared)) {
-      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
-    }
-    return McpJson.toTree(new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null));
-  }
-
-  /** One page of the tools this session sees (the server's with its overlay on top). */
-  private JsonNode listTools(InboundCall call) {
-    String cursor = McpJson.fromTree(call.params(), dev.herald.wire.PaginatedParams.class).cursor();
-    Pagination.Page<dev.herald.wire.Tool> page = server.pagination.page(call.method(), session.tools(), cursor);
-    return McpJson.toTree(new ListToolsResult(page.items(), page.nextCursor(), null));
-  }
-
-  private JsonNode setLevel(InboundCall call) {
-    SetLevelParams p = McpJson.fromTree(call.params(), SetLevelParams.class);
-    LoggingLevel level = LoggingLevel.parse(p.level() == null ? "" : p.level())
-        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown logging level '" + p.level()
-            + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
-    session.logLevel(level);
-    return McpJson.object();
-  }
-
-  private JsonNode callTool(InboundCall call) {
-    CallToolParams p = McpJson.fromTree(call.params(), CallToolParams.class);
-    RegisteredTool tool = session.findTool(p.name());
-    if (tool == null) {
-      throw McpException.invalidParams("Unknown tool: " + p.name());
-    }
-    ObjectNode args = p.arguments() == null ? McpJson.object() : p.arguments();
-    var invalid = tool.input().check(args);
-    if (invalid.isPresent()) {
-      return McpJson.toTree(CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get()));
-    }
-    ToolCall toolCall = new ToolCall(p.name(), args, new Context(call));
-    CallToolResult result;
-    try {
-      result = tool.handler().call(toolCall);
-    } catch (McpException | CancelledException e) {
-      throw e;
-    } catch (InterruptedException e) {
-      if (call.cancellation().isCancelled()) {
-        throw new CancelledException(String.valueOf(call.cancellation().reason()));
+  /** What the table asks a server session. */
+  private static final class Role implements MethodTable.Role<ServerSession> {
+    @Override
+    public @Nullable ProtocolVersion version(ServerSession session, InboundCall call) {
+      ProtocolVersion negotiated = session.protocolVersion().orElse(null);
+      if (negotiated != null) {
+        return negotiated;
       }
-      Thread.currentThread().interrupt();
-      result = CallToolResult.error("Tool " + p.name() + " was interrupted");
-    } catch (Exception e) {
-      if (call.cancellation().isCancelled()) {
-        throw new CancelledException(String.valueOf(call.cancellation().reason()));
-      }
-      String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      result = CallToolResult.error(LogData.clean(message));
+      // no handshake on this session: a 2026-07-28 request names its version in _meta
+      String named = MetaKeys.protocolVersion(call.meta());
+      ProtocolVersion v = named == null ? null : ProtocolVersion.parse(named).orElse(null);
+      return v != null && !v.handshake() ? v : null;
     }
-    if (result == null) {
-      result = CallToolResult.of(List.of());
+
+    @Override
+    public boolean initialized(ServerSession session) {
+      return session.state() != ServerSession.State.NEW;
     }
-    return McpJson.toTree(checkOutput(p.name(), tool, result));
+
+    @Override
+    public boolean declared(ServerSession session, Capability capability, InboundCall call) {
+      return switch (capability) {
+        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        case Capability.OfClient c -> clientSupports(session, c, call);
+      };
+    }
   }
 
-  /** A successful result of a tool with an output schema must carry conforming structuredContent. */
-  private static CallToolResult checkOutput(String name, RegisteredTool tool, CallToolResult result) {
-    ToolSchema out = tool.output();
-    if (out == null || result.failed()) {
-      return result;
-    }
-    if (result.structuredContent() == null) {
-      return CallToolResult.error("Tool " + name + " produced invalid output: its outputSchema requires structuredContent, and there was none");
-    }
-    return out.check(result.structuredContent())
-        .map(why -> CallToolResult.error("Tool " + name + " produced invalid output: " + why))
-        .orElse(result);
-  }
-
-  /** The request context a handler sees. */
-  private final class Context implements RequestContext {
-    private final InboundCall call;
-
-    Context(InboundCall call) {
-      this.call = call;
-    }
-
-    @Override
-    public boolean pollStream() {
-      return call.pollStream();
-    }
-
-    @Override
-    public RequestId requestId() {
-      return call.id();
-    }
-
-    @Override
-    public @Nullable ObjectNode meta() {
-      return call.meta();
-    }
-
-    @Override
-    public ProgressReporter progress() {
-      return call.progress();
-    }
-
-    @Override
-    public CancellationToken cancellation() {
-      return call.cancellation();
-    }
-
-    @Override
-    public ServerSession session() {
-      return session;
-    }
-
-    @Override
-    public void log(LoggingLevel level, @Nullable String logger, Object data) {
-      if (call.cancellation().isCancelled()) {
-        return; // a cancelled request sends nothing more
-      }
-      session.log(level, logger, data, call.running() ? call.id() : null);
-    }
-
-    @Override
-    public CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
-      return ReverseCalls.sample(session, call, params, options);
-    }
-
-    @Override
-    public ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
-      return ReverseCalls.elicit(session, call, params, options);
-    }
-
-    @Override
-    public List<Root> listRoots() throws InterruptedException {
-      return ReverseCalls.listRoots(session, call, CallOptions.defaults());
-    }
+  /**
+   * Whether the client supports {@code capability} for this request: what it declared at
+   * bring-up. The one place that question is answered, for the table's gate and for the
+   * server's own requests to the client ({@link ReverseCalls}); the per-request layer (2026-07-28
+   * {@code _meta["io.modelcontextprotocol/clientCapabilities"]}, which adds to these for one
+   * request, never removes) belongs here and nowhere else.
+   */
+  static boolean clientSupports(ServerSession session, Capability.OfClient capability, InboundCall call) {
+    return capability.declaredIn().test(session.clientCapabilities());
   }
 }

@@ -111,14 +111,14 @@ public final class ServerSession {
     this.resources = new LayeredCatalog<>(server.resourceLayer, thisSession);
     this.templates = new LayeredCatalog<>(server.templateLayer, thisSession);
     this.prompts = new LayeredCatalog<>(server.promptLayer, thisSession);
-    ServerMethods methods = new ServerMethods(server, this);
-    this.engine =
+    SessionEngine.Builder builder =
         SessionEngine.builder()
             .name("server")
             .transport(transport)
-            .requests(methods::handle)
-            .onNotification(McpMethods.INITIALIZED, p -> onInitialized())
-            .onNotification(McpMethods.ROOTS_LIST_CHANGED, p -> rootsCache.invalidate())
+            .requests(call -> server.methods.dispatch(this, call));
+    server.methods.registerNotifications(builder, () -> this);
+    this.engine =
+        builder
             .ticker(server.ticker)
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
@@ -281,17 +281,7 @@ public final class ServerSession {
     return c;
   }
 
-  /** This session's own resources and templates, or {@code null} while it has none. */
-  @Nullable ResourceCatalog localResources() {
-    return localResources;
-  }
-
-  /** This session's own prompts, or {@code null} while it has none. */
-  @Nullable PromptCatalog localPrompts() {
-    return localPrompts;
-  }
-
-  // ---------------------------------------------------------------- what a request sees, called by ServerMethods and ServerFeatures
+  // ---------------------------------------------------------------- what a request sees, called by the method rows
 
   /** The tool a call by this session resolves to: its own first, then the server's. */
   @Nullable RegisteredTool findTool(String name) {
@@ -333,7 +323,7 @@ public final class ServerSession {
     return Optional.ofNullable(prompts.get(name));
   }
 
-  // ---------------------------------------------------------------- lifecycle, called by ServerMethods
+  // ---------------------------------------------------------------- lifecycle, called by the method table
 
   boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version, ServerCapabilities declared) {
     if (!STATE.compareAndSet(this, State.NEW, State.INITIALIZING)) {
@@ -346,8 +336,13 @@ public final class ServerSession {
     return true;
   }
 
-  private void onInitialized() {
+  void onInitialized() {
     STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+  }
+
+  /** {@code notifications/roots/list_changed}: the cached roots are stale. */
+  void rootsChanged() {
+    rootsCache.invalidate();
   }
 
   ReverseCalls.RootsCache rootsCache() {

@@ -14,6 +14,7 @@ public interface RequestHandler {
    * @return the result object
    * @throws dev.herald.wire.McpException to answer with that JSON-RPC error (-32601 for an
    *     unknown method)
+   * @throws Exception anything else; {@link ExceptionTranslation} decides what it becomes
    */
-  JsonNode handle(InboundCall call);
+  JsonNode handle(InboundCall call) throws Exception;
 }

@@ -448,16 +448,8 @@ public final class SessionEngine {
     try {
       JsonNode result = requests.handle(call);
       response = new JsonRpcMessage.Result(call.id(), result == null ? McpJson.object() : result);
-    } catch (McpException e) {
-      response = new JsonRpcMessage.Error(call.id(), e.toErrorObject());
-    } catch (CancelledException e) {
-      response = errorResponse(call.id(), ErrorCodes.REQUEST_CANCELLED, "Request cancelled");
-    } catch (RuntimeException | Error e) {
-      if (e instanceof VirtualMachineError vme && !(e instanceof StackOverflowError)) {
-        throw vme;
-      }
-      LOG.log(Level.WARNING, "[" + name + "] handler for " + call.method() + " failed", e);
-      response = errorResponse(call.id(), ErrorCodes.INTERNAL_ERROR, "Internal error");
+    } catch (Throwable e) {
+      response = ExceptionTranslation.toResponse(e, call, name);
     }
     boolean won = call.tryComplete();
     if (won && call.progress() instanceof ProgressEmitter emitter) {

@@ -116,13 +116,42 @@ public final class McpJson {
       if (cut >= 0) {
         text = text.substring(0, cut);
       }
+      text = inJsonTerms(text);
       if (text.length() > 200) {
         text = text.substring(0, 200);
       }
       return path == null || path.isEmpty() ? text : text + " (at " + shortPath(path) + ")";
     }
     String msg = e.getMessage();
-    return msg == null ? e.getClass().getSimpleName() : msg;
+    return msg == null ? "malformed value" : inJsonTerms(msg);
+  }
+
+  private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile("`([^`]*)`");
+
+  /**
+   * Jackson names Java types in backquotes ("value of type `java.lang.String`"); a peer should
+   * read JSON types (MCP errors speak the protocol's terms, never the implementation's).
+   */
+  static String inJsonTerms(String text) {
+    String plain = text.replaceAll(" \\(token `[^`]*`\\)", "");
+    return JAVA_TYPE.matcher(plain).replaceAll(m -> jsonType(m.group(1)));
+  }
+
+  private static String jsonType(String javaType) {
+    String t = javaType.contains("<") ? javaType.substring(0, javaType.indexOf('<')) : javaType;
+    t = t.substring(t.lastIndexOf('.') + 1);
+    if (t.endsWith("[]") && !t.equals("byte[]")) {
+      return "array";
+    }
+    return switch (t) {
+      case "String", "char", "Character", "CharSequence", "byte[]", "StringNode", "TextNode", "URI", "Instant" -> "string";
+      case "int", "long", "short", "byte", "Integer", "Long", "Short", "Byte", "BigInteger", "IntNode", "LongNode" -> "integer";
+      case "double", "float", "Double", "Float", "BigDecimal", "Number", "NumericNode", "DoubleNode" -> "number";
+      case "boolean", "Boolean", "BooleanNode" -> "boolean";
+      case "List", "ArrayList", "Set", "Collection", "ArrayNode" -> "array";
+      case "null" -> "null";
+      default -> "object";
+    };
   }
 
   private static String shortPath(String path) {

@@ -119,6 +119,16 @@ public enum ProtocolVersion {
     return era == Era.LEGACY;
   }
 
+  /** Whether {@code ping} exists (removed in 2026-07-28 with the sessions it kept alive). */
+  public boolean ping() {
+    return era == Era.LEGACY;
+  }
+
+  /** Whether {@code server/discover} exists (2026-07-28: every server must answer it). */
+  public boolean discovery() {
+    return era == Era.MODERN;
+  }
+
   /** Looks up a wire string; empty when the version is unknown. */
   public static Optional<ProtocolVersion> parse(String wire) {
     for (ProtocolVersion v : values()) {

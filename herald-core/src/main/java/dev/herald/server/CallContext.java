@@ -1,0 +1,80 @@
+package dev.herald.server;
+
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancellationToken;
+import dev.herald.session.InboundCall;
+import dev.herald.session.ProgressReporter;
+import dev.herald.wire.CreateMessageParams;
+import dev.herald.wire.CreateMessageResult;
+import dev.herald.wire.ElicitParams;
+import dev.herald.wire.ElicitResult;
+import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.RequestId;
+import dev.herald.wire.Root;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The request context a server handler sees: one inbound request on one session. */
+final class CallContext implements RequestContext {
+  private final ServerSession session;
+  private final InboundCall call;
+
+  CallContext(ServerSession session, InboundCall call) {
+    this.session = session;
+    this.call = call;
+  }
+
+  @Override
+  public boolean pollStream() {
+    return call.pollStream();
+  }
+
+  @Override
+  public RequestId requestId() {
+    return call.id();
+  }
+
+  @Override
+  public @Nullable ObjectNode meta() {
+    return call.meta();
+  }
+
+  @Override
+  public ProgressReporter progress() {
+    return call.progress();
+  }
+
+  @Override
+  public CancellationToken cancellation() {
+    return call.cancellation();
+  }
+
+  @Override
+  public ServerSession session() {
+    return session;
+  }
+
+  @Override
+  public void log(LoggingLevel level, @Nullable String logger, Object data) {
+    if (call.cancellation().isCancelled()) {
+      return; // a cancelled request sends nothing more
+    }
+    session.log(level, logger, data, call.running() ? call.id() : null);
+  }
+
+  @Override
+  public CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+    return ReverseCalls.sample(session, call, params, options);
+  }
+
+  @Override
+  public ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
+    return ReverseCalls.elicit(session, call, params, options);
+  }
+
+  @Override
+  public List<Root> listRoots() throws InterruptedException {
+    return ReverseCalls.listRoots(session, call, CallOptions.defaults());
+  }
+}

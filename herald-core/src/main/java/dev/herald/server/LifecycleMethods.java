@@ -1,0 +1,57 @@
+package dev.herald.server;
+
+import dev.herald.session.InboundCall;
+import dev.herald.wire.ClientCapabilities;
+import dev.herald.wire.DiscoverResult;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.InitializeParams;
+import dev.herald.wire.InitializeResult;
+import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.MetaKeys;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.SetLevelParams;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The server's lifecycle and session-level methods: {@code initialize} (MCP specification,
+ * "Lifecycle"), {@code ping}, {@code logging/setLevel}, and {@code server/discover} for 2026-07-28
+ * requests. Runs on the request's virtual thread.
+ */
+final class LifecycleMethods {
+  private LifecycleMethods() {}
+
+  static InitializeResult initialize(ServerSession session, InitializeParams p, InboundCall call) {
+    McpServer server = session.server();
+    ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
+    ProtocolVersion chosen = requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
+    ClientCapabilities caps = p.capabilities();
+    ServerCapabilities declared = server.capabilities();
+    if (!session.beginInitialize(p.clientInfo(), caps, chosen, declared)) {
+      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
+    }
+    return new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null);
+  }
+
+  static ObjectNode ping(ServerSession session, Void params, InboundCall call) {
+    return McpJson.object();
+  }
+
+  static ObjectNode setLevel(ServerSession session, SetLevelParams p, InboundCall call) {
+    LoggingLevel level = LoggingLevel.parse(p.level() == null ? "" : p.level())
+        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown logging level '" + p.level()
+            + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
+    session.logLevel(level);
+    return McpJson.object();
+  }
+
+  /** What this server supports and declares, for a 2026-07-28 client that has no handshake. */
+  static DiscoverResult discover(ServerSession session, Void params, InboundCall call) {
+    McpServer server = session.server();
+    ObjectNode meta = McpJson.object();
+    meta.set(MetaKeys.SERVER_INFO, McpJson.toTree(server.info));
+    return new DiscoverResult(ProtocolVersion.supportedWire(), server.capabilities(), server.instructions, null, null, meta);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.herald.server;
+
+import dev.herald.session.InboundCall;
+import dev.herald.wire.GetPromptParams;
+import dev.herald.wire.GetPromptResult;
+import dev.herald.wire.ListPromptsResult;
+import dev.herald.wire.McpException;
+import dev.herald.wire.PaginatedParams;
+import dev.herald.wire.Prompt;
+import dev.herald.wire.PromptArgument;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code prompts/list} and {@code prompts/get} (MCP specification, "Prompts"). The method table
+ * has already checked that the server declared {@code prompts} to this session. Runs on the
+ * request's virtual thread.
+ */
+final class PromptMethods {
+  private PromptMethods() {}
+
+  static ListPromptsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
+    Pagination.Page<Prompt> page = session.server().pagination.page(call.method(), prompts(session), p.cursor());
+    return ListPromptsResult.of(page.items(), page.nextCursor());
+  }
+
+  static GetPromptResult get(ServerSession session, GetPromptParams p, InboundCall call) throws Exception {
+    PromptCatalog.Entry entry = prompt(session, p.name())
+        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
+    Map<String, String> args = p.argumentsOrEmpty();
+    List<PromptArgument> declared = entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
+    for (PromptArgument a : declared) {
+      if (a.requiredOrFalse() && !args.containsKey(a.name())) {
+        throw McpException.invalidParams(
+            "Invalid params: prompt " + p.name() + " needs the argument '" + a.name() + "'");
+      }
+    }
+    GetPromptResult result = entry.handler().get(new PromptGet(p.name(), args, new CallContext(session, call)));
+    return result == null ? GetPromptResult.of(null, List.of()) : result;
+  }
+
+  /** The server's prompts with this session's overlay on top (same name: the session's wins), by name. */
+  private static List<Prompt> prompts(ServerSession session) {
+    return session.promptList();
+  }
+
+  /** A prompt this session sees, by name: the session's overlay first. */
+  static Optional<PromptCatalog.Entry> prompt(ServerSession session, String name) {
+    return session.findPrompt(name);
+  }
+}

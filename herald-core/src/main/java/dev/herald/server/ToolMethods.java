@@ -1,0 +1,69 @@
+package dev.herald.server;
+
+import dev.herald.session.ExceptionTranslation;
+import dev.herald.session.InboundCall;
+import dev.herald.wire.CallToolParams;
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.ListToolsResult;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.PaginatedParams;
+import dev.herald.wire.Tool;
+import java.util.List;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code tools/list} and {@code tools/call} (MCP specification, "Tools"). A tool's own failure is
+ * a result with {@code isError} (so the model can see it), not a protocol error: only failures
+ * {@link ExceptionTranslation} classifies as bugs become such results; protocol errors and
+ * cancellation pass on to the one translation. Runs on the request's virtual thread.
+ */
+final class ToolMethods {
+  private ToolMethods() {}
+
+  /** One page of the tools this session sees (the server's with its overlay on top). */
+  static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
+    Pagination.Page<Tool> page = session.server().pagination.page(call.method(), session.tools(), p.cursor());
+    return new ListToolsResult(page.items(), page.nextCursor(), null);
+  }
+
+  static CallToolResult call(ServerSession session, CallToolParams p, InboundCall call) throws Exception {
+    RegisteredTool tool = session.findTool(p.name());
+    if (tool == null) {
+      throw McpException.invalidParams("Unknown tool: " + p.name());
+    }
+    ObjectNode args = p.arguments() == null ? McpJson.object() : p.arguments();
+    var invalid = tool.input().check(args);
+    if (invalid.isPresent()) {
+      return CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get());
+    }
+    ToolCall toolCall = new ToolCall(p.name(), args, new CallContext(session, call));
+    CallToolResult result;
+    try {
+      result = tool.handler().call(toolCall);
+    } catch (Exception e) {
+      if (ExceptionTranslation.classify(e, call) != ExceptionTranslation.Kind.BUG) {
+        throw e;
+      }
+      result = CallToolResult.error(e.getMessage() == null ? "Tool " + p.name() + " failed" : LogData.clean(e.getMessage()));
+    }
+    if (result == null) {
+      result = CallToolResult.of(List.of());
+    }
+    return checkOutput(p.name(), tool, result);
+  }
+
+  /** A successful result of a tool with an output schema must carry conforming structuredContent. */
+  private static CallToolResult checkOutput(String name, RegisteredTool tool, CallToolResult result) {
+    ToolSchema out = tool.output();
+    if (out == null || result.failed()) {
+      return result;
+    }
+    if (result.structuredContent() == null) {
+      return CallToolResult.error("Tool " + name + " produced invalid output: its outputSchema requires structuredContent, and there was none");
+    }
+    return out.check(result.structuredContent())
+        .map(why -> CallToolResult.error("Tool " + name + " produced invalid output: " + why))
+        .orElse(result);
+  }
+}
