@@ -1,6 +1,7 @@
 package dev.herald.client;
 
 import dev.herald.session.CallOptions;
+import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.SessionEngine;
 import dev.herald.session.Ticker;
@@ -137,6 +138,7 @@ public final class McpClient implements AutoCloseable {
         .ticker(b.ticker)
         .scheduler(b.scheduler)
         .defaultCallOptions(b.defaults)
+        .eventListener(b.eventListeners.create(EventListener.Role.CLIENT))
         .build();
   }
 
@@ -184,7 +186,16 @@ public final class McpClient implements AutoCloseable {
     return capabilities;
   }
 
-  /** The session engine under this client (stats, pending counts). */
+  /**
+   * The current session's event listener, as the builder's {@link Builder#eventListenerFactory
+   * factory} made it ({@link EventListener#NONE} if none); a new session (after the server lost
+   * one) has a new listener.
+   */
+  public EventListener eventListener() {
+    return engine.eventListener();
+  }
+
+  /** The session engine under this client (pending counts). */
   public SessionEngine session() {
     return engine;
   }
@@ -558,8 +569,24 @@ public final class McpClient implements AutoCloseable {
     private @Nullable List<Root> roots;
     private java.util.function.@Nullable Supplier<Transport> transports;
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
+    private EventListener.Factory eventListeners = EventListener.Factory.NONE;
 
     private Builder() {}
+
+    /**
+     * Makes the {@link EventListener} of each session this client opens: the first, and each one
+     * started after the server lost the last (default: none, {@link EventListener#NONE}).
+     */
+    public Builder eventListenerFactory(EventListener.Factory factory) {
+      this.eventListeners = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /** One {@link EventListener} for every session of this client; see {@link #eventListenerFactory}. */
+    public Builder eventListener(EventListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return eventListenerFactory(role -> listener);
+    }
 
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);

@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -88,6 +89,7 @@ public final class McpServer {
   final Subscriptions subscriptions;
   final BiPredicate<ServerSession, String> resourceAccess;
   final Pagination pagination;
+  final EventListener.Factory eventListeners;
 
   private McpServer(Builder b) {
     this.info = b.info;
@@ -108,6 +110,7 @@ public final class McpServer {
     this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
+    this.eventListeners = b.eventListeners;
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -327,8 +330,28 @@ public final class McpServer {
     private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
+    private EventListener.Factory eventListeners = EventListener.Factory.NONE;
 
     private Builder() {}
+
+    /**
+     * Makes each session's {@link EventListener}, once per session as it connects, whatever the
+     * transport (default: none, {@link EventListener#NONE}). See {@link EventListener} for the
+     * contract a listener keeps.
+     */
+    public Builder eventListenerFactory(EventListener.Factory factory) {
+      this.eventListeners = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * One {@link EventListener} for every session (it must be thread-safe); the same as {@link
+     * #eventListenerFactory} with a factory that always returns {@code listener}.
+     */
+    public Builder eventListener(EventListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return eventListenerFactory(role -> listener);
+    }
 
     /**
      * Registers a resource. The server then declares {@code resources: {subscribe: true,
@@ -447,7 +470,7 @@ public final class McpServer {
     /**
      * Each session's log budget: a token bucket of {@code burst} messages refilled at {@code
      * perSecond} (default 100 per second, burst 100). Messages over budget are dropped and
-     * counted ({@link ServerSession#droppedLogCount()}).
+     * reported to the session's {@link EventListener} ({@link EventListener.DropReason#RATE_LIMITED}).
      *
      * @throws IllegalArgumentException if {@code perSecond} is not positive and finite or {@code
      *     burst} is less than 1

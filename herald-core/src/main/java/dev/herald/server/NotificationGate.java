@@ -2,8 +2,7 @@ package dev.herald.server;
 
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ServerCapabilities;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import dev.herald.session.EventListener;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,9 +26,10 @@ import org.jspecify.annotations.Nullable;
  *       token. Level is checked before the bucket, so filtered messages cost no tokens.
  * </ul>
  *
- * <p>Every refusal is counted: closed gates in {@link #gated()}, rate-limited logs in {@link
- * #rateLimited()}. Thread-safe and lock-free apart from the bucket's short lock (and the
- * one-time creation of the bucket, on the first log that reaches it).
+ * <p>Every refusal is reported to the session's {@link EventListener}: a closed gate as {@link
+ * EventListener#notificationGated}, a rate-limited log or a send that failed as {@link
+ * EventListener#notificationDropped}. Thread-safe and lock-free apart from the bucket's short
+ * lock (and the one-time creation of the bucket, on the first log that reaches it).
  */
 final class NotificationGate {
   /** The outcome of a check. */
@@ -53,20 +53,6 @@ final class NotificationGate {
   private volatile @Nullable TokenBucket logBucket;
   private volatile @Nullable ServerCapabilities declared;
   private volatile LoggingLevel logLevel;
-  // Refusal counters: volatile fields bumped through VarHandles, no object per session.
-  private volatile long gated;
-  private volatile long rateLimited;
-  private static final VarHandle GATED;
-  private static final VarHandle RATE_LIMITED;
-
-  static {
-    try {
-      GATED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "gated", long.class);
-      RATE_LIMITED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "rateLimited", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /** The gate of {@code session}; the log level starts at the server's default. */
   NotificationGate(ServerSession session, McpServer server) {
@@ -118,7 +104,7 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return report(v, EventListener.Family.of(area.method()));
   }
 
   Verdict resourceUpdated(boolean subscribed) {
@@ -133,7 +119,7 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return report(v, EventListener.Family.RESOURCES_UPDATED);
   }
 
   Verdict log(LoggingLevel level) {
@@ -151,27 +137,23 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return report(v, EventListener.Family.MESSAGE);
   }
 
-  /** A send that the gate allowed failed on the wire (the session is closing): count it. */
-  void sendFailed() {
-    GATED.getAndAdd(this, 1L);
+  /** A send that the gate allowed failed on the wire (the session is closing): report it. */
+  void sendFailed(EventListener.Family family) {
+    session.events().notificationDropped(family, EventListener.DropReason.SESSION_CLOSED);
   }
 
-  long gated() {
-    return gated;
-  }
-
-  long rateLimited() {
-    return rateLimited;
-  }
-
-  private Verdict count(Verdict v) {
+  private Verdict report(Verdict v, EventListener.Family family) {
+    EventListener events = session.events();
     switch (v) {
       case SEND -> {}
-      case RATE_LIMITED -> RATE_LIMITED.getAndAdd(this, 1L);
-      default -> GATED.getAndAdd(this, 1L);
+      case NOT_OPERATING -> events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);
+      case NOT_DECLARED -> events.notificationGated(family, EventListener.GateReason.NOT_DECLARED);
+      case BELOW_LEVEL -> events.notificationGated(family, EventListener.GateReason.BELOW_LEVEL);
+      case NOT_SUBSCRIBED -> events.notificationGated(family, EventListener.GateReason.NOT_SUBSCRIBED);
+      case RATE_LIMITED -> events.notificationDropped(family, EventListener.DropReason.RATE_LIMITED);
     }
     return v;
   }
