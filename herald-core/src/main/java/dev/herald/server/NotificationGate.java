@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Every refusal is reported to the session's {@link EventListener}: a closed gate as {@link
- * EventListener#notificationGated}, a rate-limited log or a send that failed as {@link
- * EventListener#notificationDropped}. Thread-safe and lock-free apart from the bucket's short
+ * EventListener#notificationGated}, a rate-limited log as {@link
+ * EventListener#notificationDropped} (a send that fails on the wire is the engine's to report). Thread-safe and lock-free apart from the bucket's short
  * lock (and the one-time creation of the bucket, on the first log that reaches it).
  */
 final class NotificationGate {
@@ -138,11 +138,6 @@ final class NotificationGate {
       v = Verdict.SEND;
     }
     return report(v, EventListener.Family.MESSAGE);
-  }
-
-  /** A send that the gate allowed failed on the wire (the session is closing): report it. */
-  void sendFailed(EventListener.Family family) {
-    session.events().notificationDropped(family, EventListener.DropReason.SESSION_CLOSED);
   }
 
   private Verdict report(Verdict v, EventListener.Family family) {

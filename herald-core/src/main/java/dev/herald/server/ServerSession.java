@@ -378,7 +378,7 @@ public final class ServerSession {
     try {
       engine.notify(area.notification(), null);
     } catch (RuntimeException e) {
-      gate.sendFailed(EventListener.Family.of(area.method()));
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -405,7 +405,7 @@ public final class ServerSession {
     try {
       engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
     } catch (RuntimeException e) {
-      gate.sendFailed(EventListener.Family.MESSAGE);
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -425,7 +425,7 @@ public final class ServerSession {
     try {
       engine.notify(shared.get(), null);
     } catch (RuntimeException e) {
-      gate.sendFailed(EventListener.Family.MESSAGE);
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -451,7 +451,7 @@ public final class ServerSession {
       engine.notify(shared.get(), null);
       return true;
     } catch (RuntimeException e) {
-      gate.sendFailed(EventListener.Family.RESOURCES_UPDATED);
+      // the engine reported it dropped (the session is closing)
       return false;
     }
   }

@@ -17,7 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
  * both ends", sender). Refuses non-finite and non-increasing values; coalesces to a cadence with a
  * trailing flush; {@link #close()} flushes the last value and refuses everything after. Each
  * refusal, and a pending value dropped by {@link #abandon()}, is reported to the session's {@link
- * EventListener}; what is sent is reported by the {@code send} callback's owner.
+ * EventListener}; what is sent, or lost on the wire, is reported by the {@code send} callback's owner.
  *
  * <p>State is guarded by {@code lock}, which is held while the notification is handed to the
  * session's send path so that values leave strictly in order. Only this emitter's own callers
@@ -182,8 +182,7 @@ final class ProgressEmitter implements ProgressReporter {
         try {
           sendPendingLocked(ticker.nanos());
         } catch (RuntimeException e) {
-          // the connection may be gone; the response will fail the same way
-          events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.SESSION_CLOSED);
+          // the connection may be gone (the session reported the drop); the response will fail the same way
         }
       }
       closed = true;

@@ -235,18 +235,32 @@ public final class SessionEngine {
   }
 
   /**
-   * Sends a notification.
+   * Sends a notification. It is reported to the {@link EventListener} as sent, or as dropped
+   * ({@link EventListener.DropReason#SESSION_CLOSED}) when it throws.
    *
    * @param relatedTo the inbound request it belongs to, or {@code null}
    * @throws TransportException if the session is closed or the write fails
    */
   public void notify(String method, @Nullable ObjectNode params, @Nullable RequestId relatedTo) {
     if (closed.get()) {
+      lost(method);
       throw new TransportException("session closed");
     }
-    transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+    try {
+      transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+    } catch (RuntimeException e) {
+      lost(method);
+      throw e;
+    }
     if (events != EventListener.NONE) {
       events.notificationSent(EventListener.Family.of(method));
+    }
+  }
+
+  /** A notification that could not be sent: the session is closed or closing. */
+  private void lost(String method) {
+    if (events != EventListener.NONE) {
+      events.notificationDropped(EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
     }
   }
 
@@ -255,20 +269,28 @@ public final class SessionEngine {
    * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
    * RequestId)}).
    *
+   * Reported as {@link #notify(String, ObjectNode, RequestId)} is.
+   *
    * @param relatedTo the inbound request it belongs to, or {@code null}
    * @throws IllegalArgumentException if the message is not a notification
    * @throws TransportException if the session is closed or the write fails
    */
   public void notify(EncodedMessage notification, @Nullable RequestId relatedTo) {
-    if (!(notification.message() instanceof JsonRpcMessage.Notification)) {
+    if (!(notification.message() instanceof JsonRpcMessage.Notification n)) {
       throw new IllegalArgumentException("not a notification: " + notification.message());
     }
     if (closed.get()) {
+      lost(n.method());
       throw new TransportException("session closed");
     }
-    transport.send(notification, relatedTo);
+    try {
+      transport.send(notification, relatedTo);
+    } catch (RuntimeException e) {
+      lost(n.method());
+      throw e;
+    }
     if (events != EventListener.NONE) {
-      events.notificationSent(EventListener.Family.of(((JsonRpcMessage.Notification) notification.message()).method()));
+      events.notificationSent(EventListener.Family.of(n.method()));
     }
   }
 
@@ -295,6 +317,7 @@ public final class SessionEngine {
             call.originatedBy());
         events.notificationSent(EventListener.Family.CANCELLED);
       } catch (RuntimeException e) {
+        lost(McpMethods.CANCELLED);
         LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
       }
     }
@@ -438,7 +461,12 @@ public final class SessionEngine {
   }
 
   private void sendProgress(JsonRpcMessage.Notification progress, RequestId relatedTo) {
-    transport.send(progress, relatedTo);
+    try {
+      transport.send(progress, relatedTo);
+    } catch (RuntimeException e) {
+      lost(McpMethods.PROGRESS);
+      throw e;
+    }
     events.notificationSent(EventListener.Family.PROGRESS);
   }
 
@@ -465,11 +493,11 @@ public final class SessionEngine {
       emitter.close(); // the last value goes out before the response
     }
     release(call);
+    if (events != EventListener.NONE) {
+      ended(call, startedAt, won ? response : null); // before the peer can see the response
+    }
     if (won) {
       sendQuietly(response, call.id());
-    }
-    if (events != EventListener.NONE) {
-      ended(call, startedAt, won ? response : null);
     }
     unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here

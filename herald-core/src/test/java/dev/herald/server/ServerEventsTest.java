@@ -10,6 +10,7 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.EventListener;
 import dev.herald.session.RecordingEventListener;
+import dev.herald.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CallToolResult;
@@ -17,6 +18,8 @@ import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.RequestId;
 import dev.herald.wire.Resource;
@@ -148,8 +151,13 @@ class ServerEventsTest {
     McpServer server = server().toolsListChanged(false).build();
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession operating = connect(server, McpClient.builder(), wire[1], wire[0]);
-    PipeLink.RawPeer initializing = PipeLink.initializingOnly(server);
-    open.add(initializing);
+    MemoryTransport[] raw = MemoryTransport.pair(); // a peer that never sends notifications/initialized
+    ServerSession initializing = server.connect(raw[1]);
+    SessionEngine rawClient = SessionEngine.builder().name("raw").transport(raw[0]).requests(call -> McpJson.object()).build();
+    rawClient.start();
+    open.add(rawClient::close);
+    rawClient.request(McpMethods.INITIALIZE, Json.parse(
+        "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}")).result().get(10, TimeUnit.SECONDS);
 
     server.addTool(Tool.builder("added").build(), call -> CallToolResult.text("added"));
     clock.advance(Duration.ofMillis(10));
@@ -160,7 +168,7 @@ class ServerEventsTest {
         "gated TOOLS_LIST_CHANGED NOT_DECLARED",
         "gated MESSAGE BELOW_LEVEL",
         "gated RESOURCES_UPDATED NOT_SUBSCRIBED");
-    assertThat(events(initializing.session()).events("gated")).containsExactly("gated TOOLS_LIST_CHANGED NOT_OPERATING");
+    assertThat(events(initializing).events("gated")).containsExactly("gated TOOLS_LIST_CHANGED NOT_OPERATING");
     assertThat(events(operating).events("sent")).isEmpty();
   }
 
@@ -180,6 +188,29 @@ class ServerEventsTest {
     assertThat(events(session).events("dropped")).containsExactly(
         "dropped MESSAGE RATE_LIMITED", "dropped TOOLS_LIST_CHANGED SESSION_CLOSED");
     assertThat(events(session).events("sent")).containsExactly("sent MESSAGE");
+  }
+
+  @Test
+  void withoutAListenerAGatedNotificationAllocatesNothing() throws Exception {
+    McpServer server = McpServer.builder().scheduler(clock).ticker(clock).build(); // no factory: EventListener.NONE
+    MemoryTransport[] wire = MemoryTransport.pair();
+    ServerSession session = connect(server, McpClient.builder(), wire[1], wire[0]);
+    assertThat(session.eventListener()).isSameAs(EventListener.NONE);
+    // java.management is reached reflectively: this module does not read it
+    Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
+    java.lang.reflect.Method allocatedBytes = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+    String data = "below the level";
+    for (int i = 0; i < 10_000; i++) {
+      session.log(LoggingLevel.DEBUG, null, data); // warm up
+    }
+
+    long before = (long) allocatedBytes.invoke(threads);
+    for (int i = 0; i < 100_000; i++) {
+      session.log(LoggingLevel.DEBUG, null, data);
+    }
+    long allocated = (long) allocatedBytes.invoke(threads) - before;
+
+    assertThat(allocated).as("bytes allocated by 100,000 gated logs").isLessThan(100_000);
   }
 
   /** Passes everything through until {@link #failing} is set; then every send fails. */

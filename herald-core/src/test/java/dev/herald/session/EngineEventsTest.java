@@ -2,6 +2,7 @@ package dev.herald.session;
 
 import static dev.herald.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpException;
@@ -37,6 +38,16 @@ class EngineEventsTest {
 
     assertThat(client.events()).containsExactly("sessionOpened", "sessionClosed");
     assertThat(server.events()).containsExactly("sessionOpened", "requestStarted ping", "requestEnded ping OK", "sessionClosed");
+  }
+
+  @Test
+  void aNotificationOnAClosedSessionIsReportedDropped() {
+    EnginePair p = new EnginePair(call -> object("{}"), b -> b.eventListener(client), b -> b.eventListener(server));
+    p.close();
+
+    assertThatThrownBy(() -> p.client.notify(McpMethods.ROOTS_LIST_CHANGED, null, null)).isInstanceOf(dev.herald.transport.TransportException.class);
+    assertThat(client.events("dropped")).containsExactly("dropped ROOTS_LIST_CHANGED SESSION_CLOSED");
+    assertThat(client.events("sent")).isEmpty();
   }
 
   @Test
