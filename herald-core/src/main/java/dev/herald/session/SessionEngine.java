@@ -269,7 +269,7 @@ public final class SessionEngine {
    * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
    * RequestId)}).
    *
-   * Reported as {@link #notify(String, ObjectNode, RequestId)} is.
+   * <p>Reported as {@link #notify(String, ObjectNode, RequestId)} is.
    *
    * @param relatedTo the inbound request it belongs to, or {@code null}
    * @throws IllegalArgumentException if the message is not a notification
