@@ -104,7 +104,7 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return report(v, EventListener.Family.of(area.method()));
+    return v == Verdict.SEND ? v : report(v, EventListener.Family.of(area.method()));
   }
 
   Verdict resourceUpdated(boolean subscribed) {
@@ -142,6 +142,9 @@ final class NotificationGate {
 
   private Verdict report(Verdict v, EventListener.Family family) {
     EventListener events = session.events();
+    if (events == EventListener.NONE) {
+      return v;
+    }
     switch (v) {
       case SEND -> {}
       case NOT_OPERATING -> events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);
