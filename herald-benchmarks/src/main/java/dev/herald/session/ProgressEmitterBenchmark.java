@@ -4,7 +4,6 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -33,7 +32,7 @@ public class ProgressEmitterBenchmark {
 
   @State(Scope.Thread)
   public abstract static class EmitterState {
-    final LongAdder refused = new LongAdder();
+    final CountingEventListener events = new CountingEventListener();
     ProgressEmitter emitter;
     JsonRpcMessage.Notification lastSent;
     long sends;
@@ -53,12 +52,12 @@ public class ProgressEmitterBenchmark {
               cadence(),
               new BenchSupport.AdvancingTicker(TimeUnit.MICROSECONDS.toNanos(1)),
               BenchSupport.NO_OP_SCHEDULER,
-              refused::increment);
+              events);
     }
 
     @TearDown(Level.Trial)
     public void check() {
-      if (refused.sum() != 0 || sends == 0 || lastSent == null) {
+      if (events.progressReportsRefused() != 0 || sends == 0 || lastSent == null) {
         throw new IllegalStateException("emitter refused reports or sent nothing");
       }
     }

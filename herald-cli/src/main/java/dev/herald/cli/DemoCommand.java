@@ -8,6 +8,8 @@ import dev.herald.client.ToolCallHandle;
 import dev.herald.http.McpHttpServer;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.CountingEventListener;
+import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressRecord;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -56,8 +58,10 @@ final class DemoCommand implements Callable<Integer> {
     try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
       board.println("Herald demo " + Version.VERSION + ": the demo server runs in this process on " + http.uri());
       CountDownLatch changed = new CountDownLatch(1);
+      CountingEventListener events = new CountingEventListener();
       try (McpClient client = McpClient.builder()
           .info("herald-demo-client", Version.VERSION)
+          .eventListener(events)
           .onLog(m -> {
             logs.incrementAndGet();
             board.println("  log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ")
@@ -149,11 +153,10 @@ final class DemoCommand implements Callable<Integer> {
         board.println(String.format(Locale.ROOT, "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
             (System.nanoTime() - t0) / 1e9, resumed.firstText()));
 
-        var stats = client.session().stats();
         board.println("");
         board.println(String.format(Locale.ROOT,
             "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
-            calls.get(), logs.get(), listChanges.get(), resourceUpdates.get(), stats.progressLate(), stats.progressUnknown(),
+            calls.get(), logs.get(), listChanges.get(), resourceUpdates.get(), events.progressUpdatesRefused(ProgressRejection.LATE), events.progressUpdatesRefused(ProgressRejection.UNKNOWN),
             (System.nanoTime() - started) / 1e9));
       }
       board.println("Session closed (DELETE sent); server stopped. Done.");

@@ -1,5 +1,7 @@
 package dev.herald.cli;
 
+import dev.herald.session.CountingEventListener;
+import dev.herald.session.ProgressRejection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +40,7 @@ class StdioEndToEndIT {
     SubprocessTransport transport = server();
     List<LoggingMessageParams> logs = new CopyOnWriteArrayList<>();
     CountDownLatch logged = new CountDownLatch(2);
-    try (McpClient client = McpClient.builder().info("e2e", "1").onLog(m -> {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).info("e2e", "1").onLog(m -> {
       logs.add(m);
       logged.countDown();
     }).connect(transport)) {
@@ -75,8 +77,8 @@ class StdioEndToEndIT {
       assertThat(record.lastProgress()).isLessThan(200.0);
       Thread.sleep(300); // long enough for several more steps, had the server not stopped
       client.ping();
-      assertThat(client.session().stats().lateResponses()).isZero(); // no response ever came for the cancelled call
-      assertThat(client.session().stats().progressLate()).isLessThanOrEqualTo(2); // at most what crossed the cancel
+      assertThat(events(client).responsesIgnored()).isZero(); // no response ever came for the cancelled call
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).isLessThanOrEqualTo(2); // at most what crossed the cancel
       assertThat(client.session().pendingCount()).isZero();
 
       // The session is still fully usable.
@@ -119,5 +121,10 @@ class StdioEndToEndIT {
       o.set((String) kv[i], McpJson.toTree(kv[i + 1]));
     }
     return o;
+  }
+
+  /** What the client's session reported to its counting listener. */
+  private static CountingEventListener events(McpClient client) {
+    return (CountingEventListener) client.eventListener();
   }
 }

@@ -3,6 +3,7 @@ package dev.herald.client;
 import dev.herald.client.McpClient.Area;
 import dev.herald.client.McpClient.SessionRestart;
 import dev.herald.session.CallOptions;
+import dev.herald.session.EventListener;
 import dev.herald.session.Interceptor;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
@@ -27,6 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param capabilities what the client declares: the builder's extras plus those its handlers imply
  * @param interceptors the host's interceptors around every request the server sends, outermost first
+ * @param eventListeners makes the event listener of each session the client opens
  * @param transports where fresh transports come from when a lost session is replaced; null when the
  *     client was connected with a single transport (then it never restarts)
  */
@@ -45,7 +47,8 @@ record ClientSettings(
     @Nullable List<Root> roots,
     @Nullable Supplier<Transport> transports,
     List<Consumer<SessionRestart>> restartListeners,
-    List<Interceptor<McpClient>> interceptors) {
+    List<Interceptor<McpClient>> interceptors,
+    EventListener.Factory eventListeners) {
 
   ClientSettings {
     logListeners = List.copyOf(logListeners);

@@ -1,6 +1,7 @@
 package dev.herald.client;
 
 import dev.herald.session.CallOptions;
+import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Interceptor;
 import dev.herald.session.MethodTable;
@@ -148,6 +149,7 @@ public final class McpClient implements AutoCloseable {
         .ticker(s.ticker())
         .scheduler(s.scheduler())
         .defaultCallOptions(s.defaults())
+        .eventListener(s.eventListeners().create(EventListener.Role.CLIENT))
         .build();
   }
 
@@ -200,7 +202,16 @@ public final class McpClient implements AutoCloseable {
     return capabilities;
   }
 
-  /** The session engine under this client (stats, pending counts). */
+  /**
+   * The current session's event listener, as the builder's {@link Builder#eventListenerFactory
+   * factory} made it ({@link EventListener#NONE} if none); a new session (after the server lost
+   * one) has a new listener.
+   */
+  public EventListener eventListener() {
+    return engine.eventListener();
+  }
+
+  /** The session engine under this client (pending counts). */
   public SessionEngine session() {
     return engine;
   }
@@ -578,6 +589,7 @@ public final class McpClient implements AutoCloseable {
     private @Nullable List<Root> roots;
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
     private final List<Interceptor<McpClient>> interceptors = new ArrayList<>();
+    private EventListener.Factory eventListeners = EventListener.Factory.NONE;
 
     private Builder() {}
 
@@ -591,6 +603,21 @@ public final class McpClient implements AutoCloseable {
     public Builder interceptor(Interceptor<McpClient> interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
+    }
+
+    /**
+     * Makes the {@link EventListener} of each session this client opens: the first, and each one
+     * started after the server lost the last (default: none, {@link EventListener#NONE}).
+     */
+    public Builder eventListenerFactory(EventListener.Factory factory) {
+      this.eventListeners = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /** One {@link EventListener} for every session of this client; see {@link #eventListenerFactory}. */
+    public Builder eventListener(EventListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return eventListenerFactory(role -> listener);
     }
 
     public Builder info(String name, String version) {
@@ -706,7 +733,7 @@ public final class McpClient implements AutoCloseable {
     /** What this builder says now, frozen for a client that connects with {@code transports}. */
     ClientSettings snapshot(java.util.function.@Nullable Supplier<Transport> transports) {
       return new ClientSettings(info, effectiveCapabilities(), version, defaults, initializeTimeout, ticker, scheduler,
-          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners, interceptors);
+          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners, interceptors, eventListeners);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.herald.server;
 
 import dev.herald.session.Interceptor;
 import dev.herald.session.MethodTable;
+import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -98,6 +99,7 @@ public final class McpServer {
   final Pagination pagination;
   /** The method table and interceptor chain every session's requests run through. */
   final MethodTable<ServerSession> methods;
+  final EventListener.Factory eventListeners;
 
   private McpServer(Builder b) {
     this.info = b.info;
@@ -125,6 +127,7 @@ public final class McpServer {
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
+    this.eventListeners = b.eventListeners;
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -340,6 +343,7 @@ public final class McpServer {
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
+    private EventListener.Factory eventListeners = EventListener.Factory.NONE;
 
     private Builder() {}
 
@@ -363,6 +367,25 @@ public final class McpServer {
     public Builder interceptor(Interceptor<ServerSession> interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
+    }
+
+    /**
+     * Makes each session's {@link EventListener}, once per session as it connects, whatever the
+     * transport (default: none, {@link EventListener#NONE}). See {@link EventListener} for the
+     * contract a listener keeps.
+     */
+    public Builder eventListenerFactory(EventListener.Factory factory) {
+      this.eventListeners = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
+
+    /**
+     * One {@link EventListener} for every session (it must be thread-safe); the same as {@link
+     * #eventListenerFactory} with a factory that always returns {@code listener}.
+     */
+    public Builder eventListener(EventListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      return eventListenerFactory(role -> listener);
     }
 
     /**
@@ -475,7 +498,7 @@ public final class McpServer {
     /**
      * Each session's log budget: a token bucket of {@code burst} messages refilled at {@code
      * perSecond} (default 100 per second, burst 100). Messages over budget are dropped and
-     * counted ({@link ServerSession#droppedLogCount()}).
+     * reported to the session's {@link EventListener} ({@link EventListener.DropReason#RATE_LIMITED}).
      *
      * @throws IllegalArgumentException if {@code perSecond} is not positive and finite or {@code
      *     burst} is less than 1

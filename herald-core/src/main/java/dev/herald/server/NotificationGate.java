@@ -2,8 +2,7 @@ package dev.herald.server;
 
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ServerCapabilities;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import dev.herald.session.EventListener;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,9 +28,10 @@ import org.jspecify.annotations.Nullable;
  *       token. Level is checked before the bucket, so filtered messages cost no tokens.
  * </ul>
  *
- * <p>Every refusal is counted: closed gates in {@link #gated()}, rate-limited logs in {@link
- * #rateLimited()}. Thread-safe and lock-free apart from the bucket's short lock (and the
- * one-time creation of the bucket, on the first log that reaches it).
+ * <p>Every refusal is reported to the session's {@link EventListener}: a closed gate as {@link
+ * EventListener#notificationGated}, a rate-limited log as {@link
+ * EventListener#notificationDropped} (a send that fails on the wire is the engine's to report). Thread-safe and lock-free apart from the bucket's short
+ * lock (and the one-time creation of the bucket, on the first log that reaches it).
  */
 final class NotificationGate {
   /** The outcome of a check. */
@@ -55,20 +55,6 @@ final class NotificationGate {
   private volatile @Nullable TokenBucket logBucket;
   private volatile @Nullable ServerCapabilities declared;
   private volatile LoggingLevel logLevel;
-  // Refusal counters: volatile fields bumped through VarHandles, no object per session.
-  private volatile long gated;
-  private volatile long rateLimited;
-  private static final VarHandle GATED;
-  private static final VarHandle RATE_LIMITED;
-
-  static {
-    try {
-      GATED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "gated", long.class);
-      RATE_LIMITED = MethodHandles.lookup().findVarHandle(NotificationGate.class, "rateLimited", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /** The gate of {@code session}; the log level starts at the server's default. */
   NotificationGate(ServerSession session, McpServer server) {
@@ -120,7 +106,7 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return v == Verdict.SEND ? v : report(v, EventListener.Family.of(area.method()));
   }
 
   Verdict resourceUpdated(boolean subscribed) {
@@ -135,7 +121,7 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return report(v, EventListener.Family.RESOURCES_UPDATED);
   }
 
   Verdict log(LoggingLevel level) {
@@ -153,27 +139,21 @@ final class NotificationGate {
     } else {
       v = Verdict.SEND;
     }
-    return count(v);
+    return report(v, EventListener.Family.MESSAGE);
   }
 
-  /** A send that the gate allowed failed on the wire (the session is closing): count it. */
-  void sendFailed() {
-    GATED.getAndAdd(this, 1L);
-  }
-
-  long gated() {
-    return gated;
-  }
-
-  long rateLimited() {
-    return rateLimited;
-  }
-
-  private Verdict count(Verdict v) {
+  private Verdict report(Verdict v, EventListener.Family family) {
+    EventListener events = session.events();
+    if (events == EventListener.NONE) {
+      return v;
+    }
     switch (v) {
       case SEND -> {}
-      case RATE_LIMITED -> RATE_LIMITED.getAndAdd(this, 1L);
-      default -> GATED.getAndAdd(this, 1L);
+      case NOT_OPERATING -> events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);
+      case NOT_DECLARED -> events.notificationGated(family, EventListener.GateReason.NOT_DECLARED);
+      case BELOW_LEVEL -> events.notificationGated(family, EventListener.GateReason.BELOW_LEVEL);
+      case NOT_SUBSCRIBED -> events.notificationGated(family, EventListener.GateReason.NOT_SUBSCRIBED);
+      case RATE_LIMITED -> events.notificationDropped(family, EventListener.DropReason.RATE_LIMITED);
     }
     return v;
   }

@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.session.EventListener;
 import dev.herald.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
@@ -41,8 +42,8 @@ import org.jspecify.annotations.Nullable;
  * notifications/resources/updated} needs {@code resources.subscribe} and a subscription to the
  * uri. Logs need the {@code logging} capability, a level at
  * or above the session's ({@link McpServer.Builder#defaultLogLevel} until the client sends {@code
- * logging/setLevel}) and a token from the session's rate limit; refused logs are counted, never
- * queued.
+ * logging/setLevel}) and a token from the session's rate limit; refused logs are never queued.
+ * Every notification held back or dropped is reported to the session's {@link #eventListener()}.
  *
  * <p><b>Catalog overlay.</b> {@link #addTool}, {@link #resources()} and {@link #prompts()} give
  * this session tools, resources, resource templates and prompts no other session sees, on top of
@@ -72,6 +73,7 @@ public final class ServerSession {
 
   private final McpServer server;
   private final SessionEngine engine;
+  private final EventListener events;
   // An idle session is kept small (DESIGN "hold an idle session in a few small objects"): the
   // state and the dirty bits are plain volatile fields changed through VarHandles, and the
   // per-session debouncers exist only once this session's own overlay changed.
@@ -123,7 +125,9 @@ public final class ServerSession {
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
             .progressInterval(server.progressInterval)
+            .eventListener(server.eventListeners.create(EventListener.Role.SERVER))
             .build();
+    this.events = engine.events();
     engine.closed().whenComplete((c, e) -> state = State.CLOSED);
   }
 
@@ -183,16 +187,16 @@ public final class ServerSession {
   }
 
   /**
-   * Unsolicited notifications not sent because a gate was closed (wrong state, capability not
-   * declared, level too low, not subscribed) or because the session was closing.
+   * This session's event listener, as the server's {@link McpServer.Builder#eventListenerFactory
+   * factory} made it ({@link EventListener#NONE} if the server has none).
    */
-  public long gatedCount() {
-    return gate.gated();
+  public EventListener eventListener() {
+    return engine.eventListener();
   }
 
-  /** Log messages dropped by this session's rate limit. */
-  public long droppedLogCount() {
-    return gate.rateLimited();
+  /** Where Herald reports this session's events (guarded; {@link EventListener#NONE} if none). */
+  EventListener events() {
+    return events;
   }
 
   /** Ends the session. */
@@ -405,7 +409,7 @@ public final class ServerSession {
     try {
       engine.notify(area.notification(), null);
     } catch (RuntimeException e) {
-      gate.sendFailed();
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -432,7 +436,7 @@ public final class ServerSession {
     try {
       engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
     } catch (RuntimeException e) {
-      gate.sendFailed();
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -452,7 +456,7 @@ public final class ServerSession {
     try {
       engine.notify(shared.get(), null);
     } catch (RuntimeException e) {
-      gate.sendFailed();
+      // the engine reported it dropped (the session is closing)
     }
   }
 
@@ -478,7 +482,7 @@ public final class ServerSession {
       engine.notify(shared.get(), null);
       return true;
     } catch (RuntimeException e) {
-      gate.sendFailed();
+      // the engine reported it dropped (the session is closing)
       return false;
     }
   }

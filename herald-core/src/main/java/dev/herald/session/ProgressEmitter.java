@@ -16,7 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
  * The sender's progress emitter for one inbound request that carried a token
  * (docs/notifications.md, "The sender's rules"; MCP 2025-11-25 basic/utilities/progress). Refuses
  * non-finite and non-increasing values; coalesces to a cadence with a trailing flush; {@link
- * #close()} flushes the last value and refuses everything after.
+ * #close()} flushes the last value and refuses everything after. Each
+ * refusal, and a pending value dropped by {@link #abandon()}, is reported to the session's {@link
+ * EventListener}; what is sent, or lost on the wire, is reported by the {@code send} callback's owner.
  *
  * <p>State is guarded by {@code lock}, which is held while the notification is handed to the
  * session's send path so that values leave strictly in order. Only this emitter's own callers
@@ -29,7 +31,7 @@ final class ProgressEmitter implements ProgressReporter {
   private volatile long intervalNanos;
   private final Ticker ticker;
   private final Scheduler scheduler;
-  private final Runnable refused;
+  private final EventListener events;
 
   // guarded by lock
   private boolean hasLast;
@@ -48,13 +50,13 @@ final class ProgressEmitter implements ProgressReporter {
       Duration interval,
       Ticker ticker,
       Scheduler scheduler,
-      Runnable refused) {
+      EventListener events) {
     this.token = token;
     this.send = send;
     this.intervalNanos = interval.toNanos();
     this.ticker = ticker;
     this.scheduler = scheduler;
-    this.refused = refused;
+    this.events = events;
   }
 
   @Override
@@ -75,11 +77,13 @@ final class ProgressEmitter implements ProgressReporter {
   public boolean report(double progress, @Nullable Double total, @Nullable String message) {
     lock.lock();
     try {
-      if (closed
-          || !Double.isFinite(progress)
-          || (total != null && (!Double.isFinite(total) || total <= 0))
-          || (hasLast && progress <= last)) {
-        refused.run();
+      ProgressRejection why = closed ? ProgressRejection.LATE
+          : !Double.isFinite(progress) || (total != null && !Double.isFinite(total)) ? ProgressRejection.NON_FINITE
+          : total != null && total <= 0 ? ProgressRejection.INVALID_TOTAL
+          : hasLast && progress <= last ? ProgressRejection.NOT_INCREASING
+          : null;
+      if (why != null) {
+        events.progressReportRefused(why);
         return false;
       }
       hasLast = true;
@@ -100,7 +104,7 @@ final class ProgressEmitter implements ProgressReporter {
   @Override
   public boolean percent(long done, long of, @Nullable String message) {
     if (of <= 0 || done < 0) {
-      refused.run();
+      events.progressReportRefused(of <= 0 ? ProgressRejection.INVALID_TOTAL : ProgressRejection.NOT_INCREASING);
       return false;
     }
     long pct = wholePercent(Math.min(done, of), of);
@@ -179,7 +183,7 @@ final class ProgressEmitter implements ProgressReporter {
         try {
           sendPendingLocked(ticker.nanos());
         } catch (RuntimeException e) {
-          // the connection may be gone; the response will fail the same way
+          // the connection may be gone (the session reported the drop); the response will fail the same way
         }
       }
       closed = true;
@@ -195,6 +199,9 @@ final class ProgressEmitter implements ProgressReporter {
       if (timer != null) {
         timer.cancel();
         timer = null;
+      }
+      if (pending != null && !closed) {
+        events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.REQUEST_CANCELLED);
       }
       pending = null;
       closed = true;

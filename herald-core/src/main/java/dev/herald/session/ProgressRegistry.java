@@ -2,8 +2,6 @@ package dev.herald.session;
 
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -32,19 +30,6 @@ final class ProgressRegistry {
           return size() > TOMBSTONES;
         }
       };
-  private volatile long unknown; // bumped through UNKNOWN: no counter object per session
-  private volatile long late; // bumped through LATE
-  private static final VarHandle UNKNOWN;
-  private static final VarHandle LATE;
-
-  static {
-    try {
-      UNKNOWN = MethodHandles.lookup().findVarHandle(ProgressRegistry.class, "unknown", long.class);
-      LATE = MethodHandles.lookup().findVarHandle(ProgressRegistry.class, "late", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   /** What is kept of a closed token for a short diagnostic window. */
   record Tombstone(ProgressRecord.Terminal terminal, @Nullable Double finalProgress) {}
@@ -63,7 +48,10 @@ final class ProgressRegistry {
     }
   }
 
-  /** Routes an arriving update to the tracker that owns its token; empty when accepted. */
+  /**
+   * Routes an arriving update to the tracker that owns its token; empty when accepted. The
+   * session reports the verdict to its {@link EventListener}.
+   */
   Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
     ProgressTracker tracker = active.get(params.progressToken());
     if (tracker == null) {
@@ -71,14 +59,9 @@ final class ProgressRegistry {
       synchronized (tombstones) {
         wasClosed = tombstones.containsKey(params.progressToken());
       }
-      (wasClosed ? LATE : UNKNOWN).getAndAdd(this, 1L);
       return Optional.of(wasClosed ? ProgressRejection.LATE : ProgressRejection.UNKNOWN);
     }
-    Optional<ProgressRejection> verdict = tracker.accept(params);
-    if (verdict.isPresent() && verdict.get() == ProgressRejection.LATE) {
-      LATE.getAndAdd(this, 1L);
-    }
-    return verdict;
+    return tracker.accept(params);
   }
 
   /** Closes a token once: final flush, then a tombstone. */
@@ -98,13 +81,5 @@ final class ProgressRegistry {
 
   int activeCount() {
     return active.size();
-  }
-
-  long unknownCount() {
-    return unknown;
-  }
-
-  long lateCount() {
-    return late;
   }
 }

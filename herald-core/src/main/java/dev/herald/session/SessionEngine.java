@@ -16,8 +16,6 @@ import dev.herald.wire.ProgressToken;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -40,8 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  * emitter; {@code notifications/cancelled} interrupts it, cancels the reverse calls it started
  * (found by their "originated by" pointer) and suppresses its response. Progress tokens are scoped
  * to this session: a second active request with the same token is refused with -32602. The
- * notification registry drops unknown methods with a debug log and a counter; unknown requests
- * are the role's to answer with -32601. The reader thread never runs user code.
+ * notification registry drops unknown methods with a debug log and an event; unknown requests
+ * are the role's to answer with -32601. The reader thread never runs user code. What the session
+ * does, sends, holds back or drops is reported to its {@link EventListener} ({@link #events()}).
  *
  * <p>Thread-safe.
  */
@@ -70,31 +69,9 @@ public final class SessionEngine {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
-
-  // Diagnostic counters: plain volatile fields bumped atomically through VarHandles (no object
-  // per counter: an idle session must stay small; increments are rare, so contention is too).
-  private volatile long unknownNotifications;
-  private volatile long lateResponses;
-  private volatile long ignoredCancellations;
-  private volatile long progressRefused;
-  private volatile long invalidFrames;
-  private static final VarHandle UNKNOWN_NOTIFICATIONS = counter("unknownNotifications");
-  private static final VarHandle LATE_RESPONSES = counter("lateResponses");
-  private static final VarHandle IGNORED_CANCELLATIONS = counter("ignoredCancellations");
-  private static final VarHandle PROGRESS_REFUSED = counter("progressRefused");
-  private static final VarHandle INVALID_FRAMES = counter("invalidFrames");
-
-  private static VarHandle counter(String field) {
-    try {
-      return MethodHandles.lookup().findVarHandle(SessionEngine.class, field, long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private void count(VarHandle counter) {
-    counter.getAndAdd(this, 1L);
-  }
+  /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
+  private final EventListener listener;
+  private final EventListener events;
 
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
@@ -107,6 +84,8 @@ public final class SessionEngine {
     this.defaultOptions = b.defaultOptions;
     this.name = b.name;
     this.drainGrace = b.drainGrace;
+    this.listener = b.listener;
+    this.events = GuardedEventListener.guard(b.listener);
   }
 
   public static Builder builder() {
@@ -118,6 +97,7 @@ public final class SessionEngine {
     if (!started.compareAndSet(false, true)) {
       throw new IllegalStateException("session already started");
     }
+    events.sessionOpened();
     transport.start(
         new Transport.Receiver() {
           @Override
@@ -163,15 +143,17 @@ public final class SessionEngine {
     return closeFuture;
   }
 
-  public EngineStats stats() {
-    return new EngineStats(
-        unknownNotifications,
-        lateResponses,
-        ignoredCancellations,
-        progress.unknownCount(),
-        progress.lateCount(),
-        progressRefused,
-        invalidFrames);
+  /** The listener this session was built with ({@link EventListener#NONE} if none). */
+  public EventListener eventListener() {
+    return listener;
+  }
+
+  /**
+   * Where Herald reports this session's events: the listener, guarded so that it never throws
+   * into Herald, or {@link EventListener#NONE} itself (compare with {@code ==} to skip work).
+   */
+  public EventListener events() {
+    return events;
   }
 
   /** Requests still waiting for a response. */
@@ -253,16 +235,33 @@ public final class SessionEngine {
   }
 
   /**
-   * Sends a notification.
+   * Sends a notification. It is reported to the {@link EventListener} as sent, or as dropped
+   * ({@link EventListener.DropReason#SESSION_CLOSED}) when it throws.
    *
    * @param relatedTo the inbound request it belongs to, or {@code null}
    * @throws TransportException if the session is closed or the write fails
    */
   public void notify(String method, @Nullable ObjectNode params, @Nullable RequestId relatedTo) {
     if (closed.get()) {
+      lost(method);
       throw new TransportException("session closed");
     }
-    transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+    try {
+      transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+    } catch (RuntimeException e) {
+      lost(method);
+      throw e;
+    }
+    if (events != EventListener.NONE) {
+      events.notificationSent(EventListener.Family.of(method));
+    }
+  }
+
+  /** A notification that could not be sent: the session is closed or closing. */
+  private void lost(String method) {
+    if (events != EventListener.NONE) {
+      events.notificationDropped(EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
+    }
   }
 
   /**
@@ -270,18 +269,29 @@ public final class SessionEngine {
    * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
    * RequestId)}).
    *
+   * <p>Reported as {@link #notify(String, ObjectNode, RequestId)} is.
+   *
    * @param relatedTo the inbound request it belongs to, or {@code null}
    * @throws IllegalArgumentException if the message is not a notification
    * @throws TransportException if the session is closed or the write fails
    */
   public void notify(EncodedMessage notification, @Nullable RequestId relatedTo) {
-    if (!(notification.message() instanceof JsonRpcMessage.Notification)) {
+    if (!(notification.message() instanceof JsonRpcMessage.Notification n)) {
       throw new IllegalArgumentException("not a notification: " + notification.message());
     }
     if (closed.get()) {
+      lost(n.method());
       throw new TransportException("session closed");
     }
-    transport.send(notification, relatedTo);
+    try {
+      transport.send(notification, relatedTo);
+    } catch (RuntimeException e) {
+      lost(n.method());
+      throw e;
+    }
+    if (events != EventListener.NONE) {
+      events.notificationSent(EventListener.Family.of(n.method()));
+    }
   }
 
   /** Asks the transport to close one inbound request's stream for polling (see {@link Transport#pollStream}). */
@@ -305,7 +315,9 @@ public final class SessionEngine {
             new JsonRpcMessage.Notification(
                 McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
             call.originatedBy());
+        events.notificationSent(EventListener.Family.CANCELLED);
       } catch (RuntimeException e) {
+        lost(McpMethods.CANCELLED);
         LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
       }
     }
@@ -336,7 +348,7 @@ public final class SessionEngine {
     switch (frame) {
       case DecodedMessage.Valid v -> onMessage(v.message());
       case DecodedMessage.Invalid bad -> {
-        count(INVALID_FRAMES);
+        events.invalidMessage(bad.error().code());
         LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
         if (bad.answerable()) {
           sendQuietly(MessageCodec.errorFor(bad), bad.id());
@@ -345,7 +357,7 @@ public final class SessionEngine {
       case DecodedMessage.Batch batch -> {
         ProtocolVersion v = version;
         if (v == null || !v.batching()) {
-          count(INVALID_FRAMES);
+          events.invalidMessage(ErrorCodes.INVALID_REQUEST);
           sendQuietly(
               new JsonRpcMessage.Error(
                   null,
@@ -382,7 +394,7 @@ public final class SessionEngine {
   private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.remove(id);
     if (call == null) {
-      count(LATE_RESPONSES);
+      events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
@@ -391,7 +403,7 @@ public final class SessionEngine {
         : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
-      count(LATE_RESPONSES);
+      events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
     }
   }
@@ -401,10 +413,12 @@ public final class SessionEngine {
       return;
     }
     if (inFlight.containsKey(r.id())) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_REQUEST);
       sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_REQUEST, "Invalid request: id " + r.id() + " is already in use by an active request"), null);
       return;
     }
     if (inFlight.size() >= maxInFlight) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.LIMIT_EXCEEDED);
       sendQuietly(errorResponse(r.id(), ErrorCodes.LIMIT_EXCEEDED, "Too many requests in flight (limit " + maxInFlight + ")"), r.id());
       return;
     }
@@ -413,6 +427,7 @@ public final class SessionEngine {
     JsonNode meta = params == null ? null : params.get("_meta");
     if (meta != null && !meta.isNull()) {
       if (!meta.isObject()) {
+        events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
         sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"), r.id());
         return;
       }
@@ -421,6 +436,7 @@ public final class SessionEngine {
         try {
           token = ProgressToken.fromJson(t);
         } catch (IllegalArgumentException e) {
+          events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
           sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progressToken must be a string or an integer"), r.id());
           return;
         }
@@ -428,9 +444,10 @@ public final class SessionEngine {
     }
     ProgressReporter reporter = token == null
         ? ProgressReporter.NONE
-        : new ProgressEmitter(token, n -> transport.send(n, r.id()), progressInterval, ticker, scheduler, () -> count(PROGRESS_REFUSED));
+        : new ProgressEmitter(token, n -> sendProgress(n, r.id()), progressInterval, ticker, scheduler, events);
     InboundCall call = new InboundCall(this, r, reporter, token);
     if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
       sendQuietly(
           errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progress token is already in use by another active request"),
           r.id());
@@ -443,7 +460,19 @@ public final class SessionEngine {
     t.start();
   }
 
+  private void sendProgress(JsonRpcMessage.Notification progress, RequestId relatedTo) {
+    try {
+      transport.send(progress, relatedTo);
+    } catch (RuntimeException e) {
+      lost(McpMethods.PROGRESS);
+      throw e;
+    }
+    events.notificationSent(EventListener.Family.PROGRESS);
+  }
+
   private void run(InboundCall call) {
+    long startedAt = events == EventListener.NONE ? 0 : ticker.nanos();
+    events.requestStarted(call.method(), call.id());
     JsonRpcMessage.Response response;
     try {
       JsonNode result = requests.handle(call);
@@ -456,11 +485,23 @@ public final class SessionEngine {
       emitter.close(); // the last value goes out before the response
     }
     release(call);
+    if (events != EventListener.NONE) {
+      ended(call, startedAt, won ? response : null); // before the peer can see the response
+    }
     if (won) {
       sendQuietly(response, call.id());
     }
     unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
+  }
+
+  private void ended(InboundCall call, long startedAt, JsonRpcMessage.@Nullable Response response) {
+    Duration elapsed = Duration.ofNanos(ticker.nanos() - startedAt);
+    switch (response) {
+      case null -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.CANCELLED, 0);
+      case JsonRpcMessage.Error e -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.ERROR, e.error().code());
+      case JsonRpcMessage.Result r -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.OK, 0);
+    }
   }
 
   /**
@@ -491,13 +532,14 @@ public final class SessionEngine {
       default -> {
         NotificationHandler h = notifications.get(n.method());
         if (h == null) {
-          count(UNKNOWN_NOTIFICATIONS);
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
           LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
           return;
         }
         try {
           h.handle(n.params());
         } catch (RuntimeException e) {
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.HANDLER_FAILED);
           LOG.log(Level.DEBUG, "[" + name + "] notification handler for " + n.method() + " failed", e);
         }
       }
@@ -509,16 +551,16 @@ public final class SessionEngine {
     try {
       p = McpJson.fromTree(params, CancelledNotificationParams.class);
     } catch (McpException e) {
-      count(IGNORED_CANCELLATIONS);
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
       return;
     }
     if (p.requestId() == null) {
-      count(IGNORED_CANCELLATIONS);
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
       return;
     }
     InboundCall call = inFlight.get(p.requestId());
     if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
-      count(IGNORED_CANCELLATIONS);
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.NOT_CANCELLABLE);
       LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
       return;
     }
@@ -539,10 +581,17 @@ public final class SessionEngine {
     try {
       p = McpJson.fromTree(params, ProgressNotificationParams.class);
     } catch (McpException e) {
+      events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.MALFORMED);
       LOG.log(Level.DEBUG, "[{0}] malformed progress notification dropped", name);
       return;
     }
-    progress.onProgress(p).ifPresent(why -> LOG.log(Level.DEBUG, "[{0}] progress refused: {1}", name, why));
+    Optional<ProgressRejection> refused = progress.onProgress(p);
+    if (refused.isPresent()) {
+      events.progressRefused(refused.get());
+      LOG.log(Level.DEBUG, "[{0}] progress refused: {1}", name, refused.get());
+    } else {
+      events.progressAccepted();
+    }
   }
 
   // ---------------------------------------------------------------- lifecycle
@@ -592,6 +641,7 @@ public final class SessionEngine {
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "[{0}] transport close failed: {1}", name, e.getMessage());
     }
+    events.sessionClosed(cause);
     closeFuture.complete(cause);
   }
 
@@ -623,8 +673,15 @@ public final class SessionEngine {
     private CallOptions defaultOptions = CallOptions.defaults();
     private String name = "session";
     private Duration drainGrace = Duration.ofSeconds(2);
+    private EventListener listener = EventListener.NONE;
 
     private Builder() {}
+
+    /** The session's event listener (default {@link EventListener#NONE}); Herald guards its calls. */
+    public Builder eventListener(EventListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
 
     /**
      * How long requests already received may run after the peer closes its side in an orderly way

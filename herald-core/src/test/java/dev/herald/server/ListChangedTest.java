@@ -33,6 +33,7 @@ class ListChangedTest {
 
   private McpServer.Builder server() {
     return McpServer.builder()
+        .eventListenerFactory(Counts.PER_SESSION)
         .scheduler(clock)
         .ticker(clock)
         .tool(Tool.builder("base").build(), call -> CallToolResult.text("base"));
@@ -77,7 +78,7 @@ class ListChangedTest {
     clock.advance(Duration.ofMillis(1));
     assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
     assertThat(initializing.sent().count(CHANGED)).isZero();
-    assertThat(initializing.session().gatedCount()).isEqualTo(1);
+    assertThat(Counts.of(initializing.session()).gated()).isEqualTo(1);
     for (int i = 0; i < 3; i++) {
       awaitDelivered(i, 1);
       assertThat(links.get(i).client.listTools()).extracting(Tool::name).containsExactly("b", "base");
@@ -105,7 +106,7 @@ class ListChangedTest {
     assertThat(links.get(0).client.serverCapabilities().toolsListChanged()).isFalse();
     assertThat(links).allSatisfy(l -> {
       assertThat(l.sentCount(CHANGED)).isZero();
-      assertThat(l.session.gatedCount()).isEqualTo(1);
+      assertThat(Counts.of(l.session).gated()).isEqualTo(1);
     });
     assertThat(links.get(1).client.listTools()).extracting(Tool::name).containsExactly("a", "base");
   }

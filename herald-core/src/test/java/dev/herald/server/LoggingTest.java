@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.session.EventListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
@@ -74,7 +75,7 @@ class LoggingTest {
 
   @Test
   void untilAClientSetsALevelItGetsTheServersDefault() throws Exception {
-    McpServer server = McpServer.builder().defaultLogLevel(LoggingLevel.WARNING).build();
+    McpServer server = McpServer.builder().eventListenerFactory(Counts.PER_SESSION).defaultLogLevel(LoggingLevel.WARNING).build();
     PipeLink link = clients(server, 1).get(0);
 
     link.session.log(LoggingLevel.INFO, null, "quiet");
@@ -82,7 +83,7 @@ class LoggingTest {
 
     assertThat(link.session.logLevel()).isEqualTo(LoggingLevel.WARNING);
     assertThat(levelsSent(link)).containsExactly(LoggingLevel.WARNING);
-    assertThat(link.session.gatedCount()).isEqualTo(1);
+    assertThat(Counts.of(link.session).gated()).isEqualTo(1);
   }
 
   @Test
@@ -128,7 +129,7 @@ class LoggingTest {
 
   @Test
   void logsOverTheRateLimitAreDroppedAndCountedPerSession() throws Exception {
-    McpServer server = McpServer.builder().ticker(clock).scheduler(clock).logRateLimit(10, 3).build();
+    McpServer server = McpServer.builder().eventListenerFactory(Counts.PER_SESSION).ticker(clock).scheduler(clock).logRateLimit(10, 3).build();
     List<PipeLink> links = clients(server, 2);
     PipeLink noisy = links.get(0);
     PipeLink calm = links.get(1);
@@ -140,16 +141,16 @@ class LoggingTest {
       calm.session.log(LoggingLevel.INFO, null, "c" + i);
     }
     assertThat(sentLogs(noisy)).extracting(p -> p.data().stringValue()).containsExactly("n0", "n1", "n2");
-    assertThat(noisy.session.droppedLogCount()).isEqualTo(2);
+    assertThat(Counts.of(noisy.session).dropped(EventListener.DropReason.RATE_LIMITED)).isEqualTo(2);
     assertThat(sentLogs(calm)).hasSize(3);
-    assertThat(calm.session.droppedLogCount()).isZero();
+    assertThat(Counts.of(calm.session).dropped(EventListener.DropReason.RATE_LIMITED)).isZero();
 
     clock.advance(Duration.ofMillis(100)); // one token back at 10 per second
     noisy.session.log(LoggingLevel.INFO, null, "n5");
     noisy.session.log(LoggingLevel.INFO, null, "n6");
     noisy.session.log(LoggingLevel.DEBUG, null, "below level: costs no token");
     assertThat(sentLogs(noisy)).extracting(p -> p.data().stringValue()).containsExactly("n0", "n1", "n2", "n5");
-    assertThat(noisy.session.droppedLogCount()).isEqualTo(3);
+    assertThat(Counts.of(noisy.session).dropped(EventListener.DropReason.RATE_LIMITED)).isEqualTo(3);
   }
 
   @Test

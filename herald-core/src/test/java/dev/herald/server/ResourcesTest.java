@@ -24,6 +24,7 @@ class ResourcesTest {
 
   static McpServer.Builder builder() {
     return McpServer.builder()
+        .eventListenerFactory(Counts.PER_SESSION)
         .resource(Resource.of("test://static-text", "static-text", "text/plain"),
             ResourceHandler.text("text/plain", () -> "This is the content of the static text resource."))
         .resource(Resource.of("test://static-binary", "static-binary", "image/png"),
@@ -166,21 +167,21 @@ class ResourcesTest {
 
       assertThat(peer.wire().notifications(McpMethods.RESOURCES_LIST_CHANGED)).hasSize(1);
       assertThat(peer.wire().notifications(McpMethods.TOOLS_LIST_CHANGED)).isEmpty();
-      assertThat(peer.session().gatedCount()).isEqualTo(1); // the tools change, not declared
+      assertThat(Counts.of(peer.session()).gated()).isEqualTo(1); // the tools change, not declared
     }
   }
 
   @Test
   void aSessionThatWasNotToldAboutResourcesGetsNoListChanged() throws Exception {
     ManualScheduler clock = new ManualScheduler();
-    McpServer server = McpServer.builder().scheduler(clock).build();
+    McpServer server = McpServer.builder().eventListenerFactory(Counts.PER_SESSION).scheduler(clock).build();
     try (Peers.Peer peer = Peers.connect(server)) {
       server.resources().add(Resource.of("test://late", "late", null), ResourceHandler.text("text/plain", () -> "x"));
       clock.advance(java.time.Duration.ofMillis(10));
       peer.client().ping();
 
       assertThat(peer.wire().notifications(McpMethods.RESOURCES_LIST_CHANGED)).isEmpty();
-      assertThat(peer.session().gatedCount()).isEqualTo(1);
+      assertThat(Counts.of(peer.session()).gated()).isEqualTo(1);
     }
   }
 

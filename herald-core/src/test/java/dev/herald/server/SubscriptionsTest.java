@@ -20,6 +20,7 @@ class SubscriptionsTest {
 
   static McpServer server(int cap) {
     return McpServer.builder()
+        .eventListenerFactory(Counts.PER_SESSION)
         .resource(Resource.of("demo://counter", "counter", "text/plain"), ResourceHandler.text("text/plain", () -> "0"))
         .resource(Resource.of("demo://other", "other", "text/plain"), ResourceHandler.text("text/plain", () -> "x"))
         .resource(Resource.of("demo://private", "private", "text/plain"), ResourceHandler.text("text/plain", () -> "p"))
@@ -145,10 +146,10 @@ class SubscriptionsTest {
   void resourceUpdatedGoesThroughTheSessionsGate() throws Exception {
     McpServer server = server(100);
     try (Peers.Peer a = Peers.connect(server)) {
-      long before = a.session().gatedCount();
+      long before = Counts.of(a.session()).gated();
 
       assertThat(a.session().resourceUpdated("demo://counter")).isFalse(); // not subscribed
-      assertThat(a.session().gatedCount()).isEqualTo(before + 1);
+      assertThat(Counts.of(a.session()).gated()).isEqualTo(before + 1);
       subscribe(a, "demo://counter");
       assertThat(a.session().resourceUpdated("demo://counter")).isTrue();
       assertThat(updatedUris(a)).containsExactly("demo://counter");

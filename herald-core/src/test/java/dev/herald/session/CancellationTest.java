@@ -46,7 +46,7 @@ class CancellationTest {
       assertThat(failure(call.result())).isExactlyInstanceOf(CancelledException.class);
       assertThat(p.server.inFlightCount()).isZero();
       assertThat(p.client.pendingCount()).isZero();
-      assertThat(p.client.stats().lateResponses()).isZero();
+      assertThat(p.clientEvents.responsesIgnored()).isZero();
     }
   }
 
@@ -136,7 +136,7 @@ class CancellationTest {
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + done.id() + "}"), null);
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":\"" + done.id() + "\"}"), null); // "1" is not 1
       p.client.notify(McpMethods.CANCELLED, object("{\"reason\":\"no id at all\"}"), null);
-      await(() -> p.server.stats().ignoredCancellations() == 4, "all four are ignored");
+      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 4, "all four are ignored");
 
       assertThat(frames(p.serverEnd())).singleElement().satisfies(f -> assertThat(idOf(f)).isEqualTo(done.id()));
       assertThat(done.result()).isCompleted();
@@ -162,7 +162,7 @@ class CancellationTest {
       await(started, "initialize is being handled");
 
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + init.id() + "}"), null);
-      await(() -> p.server.stats().ignoredCancellations() == 1, "the cancellation is ignored");
+      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1, "the cancellation is ignored");
       release.countDown();
 
       assertThat(get(init.result()).get("protocolVersion").asString()).isEqualTo("2025-11-25");
@@ -181,11 +181,11 @@ class CancellationTest {
 
       // the caller's cancel crossed the response on the wire
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + call.id() + "}"), null);
-      await(() -> p.server.stats().ignoredCancellations() == 1, "the server ignores it");
+      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1, "the server ignores it");
 
       assertThat(responsesTo(p.serverEnd(), call.id())).hasSize(1);
       assertThat(outcomes).hasValue(1);
-      assertThat(p.client.stats().lateResponses()).isZero();
+      assertThat(p.clientEvents.responsesIgnored()).isZero();
     }
   }
 
@@ -277,8 +277,8 @@ class CancellationTest {
       for (int i = 0; i < 200; i++) {
         p.clientEnd().clearSent();
         p.serverEnd().clearSent();
-        long ignoredBefore = p.server.stats().ignoredCancellations();
-        long lateBefore = p.client.stats().lateResponses();
+        long ignoredBefore = p.serverEvents.dropped(EventListener.Family.CANCELLED);
+        long lateBefore = p.clientEvents.responsesIgnored();
         AtomicInteger outcomes = new AtomicInteger();
 
         OutboundCall call = p.client.request("tools/call", null);
@@ -294,12 +294,12 @@ class CancellationTest {
         join(handlerThreads.get(call.id()));
         CancellationToken token = tokens.get(call.id());
         if (callerCancelled) {
-          await(() -> token.isCancelled() || p.server.stats().ignoredCancellations() == ignoredBefore + 1,
+          await(() -> token.isCancelled() || p.serverEvents.dropped(EventListener.Family.CANCELLED) == ignoredBefore + 1,
               "the server has read the cancel");
         }
         boolean serverAnswered = responsesTo(p.serverEnd(), call.id()).size() == 1;
         if (callerCancelled && serverAnswered) {
-          await(() -> p.client.stats().lateResponses() == lateBefore + 1, "the crossing response is counted late");
+          await(() -> p.clientEvents.responsesIgnored() == lateBefore + 1, "the crossing response is counted late");
         }
 
         String at = "iteration " + i;
@@ -308,17 +308,17 @@ class CancellationTest {
         if (callerCancelled) {
           assertThat(failure(call.result())).as(at).isInstanceOf(CancelledException.class);
           assertThat(cancelledIds(p.clientEnd())).as(at).containsExactly(call.id());
-          assertThat(p.server.stats().ignoredCancellations()).as(at).isEqualTo(ignoredBefore + (serverAnswered ? 1 : 0));
+          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED)).as(at).isEqualTo(ignoredBefore + (serverAnswered ? 1 : 0));
         } else {
           assertThat(serverAnswered).as(at).isTrue();
           assertThat(get(call.result()).get("id").asString()).as(at).isEqualTo(call.id().toString());
           assertThat(cancelledIds(p.clientEnd())).as(at).isEmpty();
-          assertThat(p.server.stats().ignoredCancellations()).as(at).isEqualTo(ignoredBefore);
+          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED)).as(at).isEqualTo(ignoredBefore);
         }
         // whenComplete runs on the completing thread after the result is set: wait for it
         await(() -> outcomes.get() >= 1, "the caller's completion callback ran");
         assertThat(outcomes).as(at).hasValue(1);
-        assertThat(p.client.stats().lateResponses()).as(at).isEqualTo(lateBefore + (callerCancelled && serverAnswered ? 1 : 0));
+        assertThat(p.clientEvents.responsesIgnored()).as(at).isEqualTo(lateBefore + (callerCancelled && serverAnswered ? 1 : 0));
         assertThat(p.client.pendingCount()).as(at).isZero();
         await(() -> p.server.inFlightCount() == 0, "the server's table is empty");
         wins[(callerCancelled ? 2 : 0) + (serverAnswered ? 1 : 0)]++;

@@ -195,7 +195,7 @@ class InboundRequestTest {
       e.inject(request("99", "ping"));
       await(() -> responses(e.end()).size() == 1, "the ping after them is answered");
 
-      assertThat(e.engine.stats().unknownNotifications()).isEqualTo(1);
+      assertThat(e.events.dropped(EventListener.DropReason.UNKNOWN_METHOD)).isEqualTo(1);
       assertThat(handled).containsExactly("initialized");
       assertThat(frames(e.end())).singleElement().satisfies(f -> assertThat(idOf(f)).isEqualTo(RequestId.of(99)));
     }
@@ -208,7 +208,7 @@ class InboundRequestTest {
       await(() -> responses(e.end()).size() == 1, "it is answered");
 
       assertThat(responses(e.end()).get(0).get("error").get("code").asInt()).isEqualTo(ErrorCodes.PARSE_ERROR);
-      assertThat(e.engine.stats().invalidFrames()).isEqualTo(1);
+      assertThat(e.events.invalidMessages()).isEqualTo(1);
     }
   }
 

@@ -87,7 +87,7 @@ class OutboundCallTest {
           .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
 
       e.inject("{\"jsonrpc\":\"2.0\",\"id\":" + call.id() + ",\"result\":{\"late\":true}}");
-      await(() -> e.engine.stats().lateResponses() == 1, "the late response is counted");
+      await(() -> e.events.responsesIgnored() == 1, "the late response is counted");
       assertThat(call.result()).isCompletedExceptionally();
       assertThat(call.cancel("after the timeout")).isFalse();
       assertThat(cancelledIds(e.end())).containsExactly(call.id());
@@ -98,7 +98,7 @@ class OutboundCallTest {
   void aResponseToARequestNeverSentIsCountedAsLate() {
     try (OneEngine e = new OneEngine(EnginePair.unknownMethod())) {
       e.inject("{\"jsonrpc\":\"2.0\",\"id\":\"nobody\",\"error\":{\"code\":-32603,\"message\":\"x\"}}");
-      await(() -> e.engine.stats().lateResponses() == 1, "the stray response is counted");
+      await(() -> e.events.responsesIgnored() == 1, "the stray response is counted");
       assertThat(e.end().sent()).isEmpty();
     }
   }

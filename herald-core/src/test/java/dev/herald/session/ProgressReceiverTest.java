@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -62,7 +64,7 @@ class ProgressReceiverTest {
       e.inject(progressFrame(token, "1", ""));
       e.inject(progressFrame(ProgressTokens.random(), "1", ""));
       e.inject(progressFrame(ProgressToken.of(12345), "1", ""));
-      await(() -> e.engine.stats().progressLate() == 1 && e.engine.stats().progressUnknown() == 2, "all three are refused");
+      await(() -> e.events.progressUpdatesRefused(ProgressRejection.LATE) == 1 && e.events.progressUpdatesRefused(ProgressRejection.UNKNOWN) == 2, "all three are refused");
 
       assertThat(renders.seen).isEmpty();
       assertThat(call.progressRecord().orElseThrow().accepted()).isZero();
@@ -75,13 +77,14 @@ class ProgressReceiverTest {
   void theRegistryTellsLateFromUnknownAndForgetsTheOldestTombstones() {
     ManualClock clock = new ManualClock();
     ProgressRegistry registry = new ProgressRegistry();
+    List<ProgressRejection> verdicts = new ArrayList<>(); // what the session reports to its listener
     ProgressTracker first = tracker(ProgressToken.of("first"), new Renders(), Duration.ZERO, clock);
     registry.register(first);
     registry.close(first, ProgressRecord.Terminal.CANCELLED);
 
-    assertThat(registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 1, null, null)))
+    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 1, null, null))))
         .contains(ProgressRejection.LATE);
-    assertThat(registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("other"), 1, null, null)))
+    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("other"), 1, null, null))))
         .contains(ProgressRejection.UNKNOWN);
 
     for (int i = 0; i < ProgressRegistry.TOMBSTONES; i++) {
@@ -89,14 +92,19 @@ class ProgressReceiverTest {
       registry.register(t);
       registry.close(t, ProgressRecord.Terminal.RESPONSE);
     }
-    assertThat(registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 2, null, null)))
+    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 2, null, null))))
         .as("the oldest tombstone is gone, so the token is simply unknown")
         .contains(ProgressRejection.UNKNOWN);
-    assertThat(registry.onProgress(ProgressNotificationParams.of(ProgressToken.of(ProgressRegistry.TOMBSTONES - 1), 2, null, null)))
+    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of(ProgressRegistry.TOMBSTONES - 1), 2, null, null))))
         .contains(ProgressRejection.LATE);
-    assertThat(registry.lateCount()).isEqualTo(2);
-    assertThat(registry.unknownCount()).isEqualTo(2);
+    assertThat(verdicts).filteredOn(v -> v == ProgressRejection.LATE).hasSize(2);
+    assertThat(verdicts).filteredOn(v -> v == ProgressRejection.UNKNOWN).hasSize(2);
     assertThat(registry.activeCount()).isZero();
+  }
+
+  private static Optional<ProgressRejection> tally(List<ProgressRejection> verdicts, Optional<ProgressRejection> verdict) {
+    verdict.ifPresent(verdicts::add);
+    return verdict;
   }
 
   @Test
@@ -120,8 +128,8 @@ class ProgressReceiverTest {
 
       assertThat(a.values()).containsExactly(1.0, 2.0, 3.0);
       assertThat(b.values()).containsExactly(101.0, 102.0, 103.0);
-      assertThat(p.client.stats().progressUnknown()).isZero();
-      assertThat(p.client.stats().progressLate()).isZero();
+      assertThat(p.clientEvents.progressUpdatesRefused(ProgressRejection.UNKNOWN)).isZero();
+      assertThat(p.clientEvents.progressUpdatesRefused(ProgressRejection.LATE)).isZero();
     }
   }
 

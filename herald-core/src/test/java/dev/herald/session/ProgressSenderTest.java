@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -125,7 +124,7 @@ class ProgressSenderTest {
 
       assertThat(verdicts).containsExactly(true, false, false, false, false, false, true);
       assertThat(progressValues(p.serverEnd())).containsExactly(1.0, 2.0);
-      assertThat(p.server.stats().progressRefusedBySender()).isEqualTo(5);
+      assertThat(p.serverEvents.progressReportsRefused()).isEqualTo(5);
     }
   }
 
@@ -176,7 +175,7 @@ class ProgressSenderTest {
 
       assertThat(kept.get().report(2)).isFalse();
       assertThat(kept.get().percent(99, 100, null)).isFalse();
-      assertThat(p.server.stats().progressRefusedBySender()).isEqualTo(2);
+      assertThat(p.serverEvents.progressReportsRefused()).isEqualTo(2);
       assertThat(progressValues(p.serverEnd())).containsExactly(1.0);
       assertThat(frames(p.serverEnd()).get(frames(p.serverEnd()).size() - 1).has("result")).isTrue();
     }
@@ -236,8 +235,8 @@ class ProgressSenderTest {
   void theEmitterClosesOnceFlushingItsPendingValue() {
     ManualClock clock = new ManualClock();
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
-    LongAdder refused = new LongAdder();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ofMillis(100), clock, clock, refused::increment);
+    CountingEventListener events = new CountingEventListener();
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ofMillis(100), clock, clock, events);
 
     assertThat(emitter.requested()).isTrue();
     assertThat(emitter.report(1)).isTrue();
@@ -250,7 +249,7 @@ class ProgressSenderTest {
     clock.advanceMillis(1000);
     assertThat(out).extracting(n -> n.params().get("progress").asDouble()).containsExactly(1.0, 3.0);
     assertThat(emitter.report(4)).isFalse();
-    assertThat(refused.sum()).isEqualTo(1);
+    assertThat(events.progressReportsRefused(ProgressRejection.LATE)).isEqualTo(1);
     assertThat(emitter.sentCount()).isEqualTo(2);
   }
 
@@ -258,7 +257,7 @@ class ProgressSenderTest {
   void theEmitterAbandonedOnCancelDropsItsPendingValue() {
     ManualClock clock = new ManualClock();
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of(1), out::add, Duration.ofMillis(100), clock, clock, () -> {});
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of(1), out::add, Duration.ofMillis(100), clock, clock, EventListener.NONE);
     emitter.report(1);
     emitter.report(2);
 
@@ -273,7 +272,7 @@ class ProgressSenderTest {
   void percentModeHandlesCountsTooLargeToMultiply() {
     List<JsonRpcMessage.Notification> out = new ArrayList<>();
     ManualClock clock = new ManualClock();
-    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ZERO, clock, clock, () -> {});
+    ProgressEmitter emitter = new ProgressEmitter(ProgressToken.of("t"), out::add, Duration.ZERO, clock, clock, EventListener.NONE);
 
     assertThat(emitter.percent(Long.MAX_VALUE / 2, Long.MAX_VALUE, null)).isTrue();
     assertThat(emitter.percent(Long.MAX_VALUE, Long.MAX_VALUE, null)).isTrue();

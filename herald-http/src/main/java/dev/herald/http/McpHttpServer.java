@@ -77,6 +77,10 @@ import org.jspecify.annotations.Nullable;
  * that falls behind the limit loses its connection, not the events: it can resume with {@code
  * Last-Event-ID}.
  *
+ * <p><b>Events.</b> Streams opened, resumed with {@code Last-Event-ID} and closed for a slow
+ * reader are reported to the session's {@link dev.herald.session.EventListener}, which the {@link
+ * McpServer}'s {@code eventListenerFactory} makes, along with everything else the session does.
+ *
  * <p><b>Legacy HTTP+SSE</b> ({@link Builder#legacySse}): GET {@code /sse} opens a session whose
  * first event, {@code endpoint}, names {@code /messages?sessionId=...}; client messages are
  * POSTed there (202) and everything from the server comes on the one stream.
@@ -197,11 +201,6 @@ public final class McpHttpServer implements AutoCloseable {
   /** Open sessions, both transports. */
   public int sessionCount() {
     return endpoint.sessionCount();
-  }
-
-  /** How many stream connections were closed because their reader fell behind. */
-  public long slowReaderCloseCount() {
-    return endpoint.slowReaderCloseCount();
   }
 
 

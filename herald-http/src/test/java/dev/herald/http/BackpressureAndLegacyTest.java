@@ -50,7 +50,7 @@ class BackpressureAndLegacyTest {
         long maxQueued = 0;
         int sent = 0;
         // Bounded: at most 2,000 x 64 KiB, stopping as soon as the stream is closed.
-        while (fixture.http.slowReaderCloseCount() == 0 && sent < 2_000 && System.nanoTime() < deadline) {
+        while (fixture.events.slowReaderCloses() == 0 && sent < 2_000 && System.nanoTime() < deadline) {
           mcpSession.engine().notify("notifications/message", big, null);
           sent++;
           SseSink sink = session.standing().sink();
@@ -59,7 +59,7 @@ class BackpressureAndLegacyTest {
           }
         }
 
-        assertThat(fixture.http.slowReaderCloseCount()).isEqualTo(1);
+        assertThat(fixture.events.slowReaderCloses()).isEqualTo(1);
         assertThat(maxQueued).isLessThanOrEqualTo(limit);
         assertThat(session.standing().sink()).isNull();
         int[] kept = {0};

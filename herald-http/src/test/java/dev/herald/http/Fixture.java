@@ -1,6 +1,7 @@
 package dev.herald.http;
 
 import dev.herald.server.McpServer;
+import dev.herald.session.CountingEventListener;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
@@ -28,6 +29,8 @@ import tools.jackson.databind.JsonNode;
  */
 final class Fixture implements AutoCloseable {
   final McpServer mcp;
+  /** Every event of every session the server had (one listener shared by all). */
+  final CountingEventListener events = new CountingEventListener();
   final McpHttpServer http;
   final CyclicBarrier lockstep = new CyclicBarrier(2);
   final CountDownLatch release = new CountDownLatch(1);
@@ -41,6 +44,7 @@ final class Fixture implements AutoCloseable {
   Fixture(UnaryOperator<McpHttpServer.Builder> settings) {
     mcp =
         McpServer.builder()
+            .eventListener(events)
             .progressInterval(Duration.ZERO)
             .listChangedDebounce(Duration.ZERO)
             .logRateLimit(100_000, 100_000)

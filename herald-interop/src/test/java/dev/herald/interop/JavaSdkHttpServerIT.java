@@ -1,5 +1,7 @@
 package dev.herald.interop;
 
+import dev.herald.session.CountingEventListener;
+import dev.herald.session.ProgressRejection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -123,7 +125,7 @@ class JavaSdkHttpServerIT {
 
   @Test
   void progressOverTheSdksRequestStreamsMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall() throws Exception {
-    try (McpClient client = McpClient.builder().connect(transport())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(transport())) {
       List<ProgressUpdate> five = new CopyOnWriteArrayList<>();
       List<ProgressUpdate> seven = new CopyOnWriteArrayList<>();
       // Two calls at once, each on its own POST's SSE stream: each update must find its own call.
@@ -144,14 +146,14 @@ class JavaSdkHttpServerIT {
         assertThat(r.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
       }
       // Every update came before its response, on a stream Herald could tie to the call.
-      assertThat(client.session().stats().progressUnknown()).isZero();
-      assertThat(client.session().stats().progressLate()).isZero();
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.UNKNOWN)).isZero();
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).isZero();
     }
   }
 
   @Test
   void cancellingASlowCallFailsItAtOnceAndTheSessionStaysUsable() throws Exception {
-    try (McpClient client = McpClient.builder().connect(transport())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(transport())) {
       CountDownLatch started = new CountDownLatch(2);
       ToolCallHandle call = client.callToolAsync("slow", args("steps", 30, "delayMs", 50),
           CallOptions.builder().progress(u -> started.countDown()).renderInterval(Duration.ZERO).build());
@@ -161,7 +163,7 @@ class JavaSdkHttpServerIT {
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("failed at once, not when the server answered")
           .isLessThan(Duration.ofMillis(1000));
-      assertThat(client.session().stats().lateResponses()).isZero();
+      assertThat(events(client).responsesIgnored()).isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
       // notifications/cancelled went out as its own POST, which the SDK's servlet accepted.
@@ -171,7 +173,7 @@ class JavaSdkHttpServerIT {
       // SDK limitation (java-sdk #130, 2.1.0): the server ignores notifications/cancelled and a
       // tool handler cannot observe it, so the loop runs to the end (~1.5 s) and the SDK answers
       // on the call's SSE stream. Herald drops that answer as late instead of handing it to anyone.
-      eventually(() -> client.session().stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
+      eventually(() -> events(client).responsesIgnored() == 1, "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
       assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
     }
@@ -419,5 +421,10 @@ class JavaSdkHttpServerIT {
     public void close() {
       delegate.close();
     }
+  }
+
+  /** What the client's session reported to its counting listener. */
+  private static CountingEventListener events(McpClient client) {
+    return (CountingEventListener) client.eventListener();
   }
 }

@@ -1,5 +1,7 @@
 package dev.herald.interop;
 
+import dev.herald.session.CountingEventListener;
+import dev.herald.session.ProgressRejection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +58,7 @@ class JavaSdkServerIT {
 
   @Test
   void progressFromTheJavaSdkServerMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall() throws Exception {
-    try (McpClient client = McpClient.builder().connect(JavaSdkPeer.stdioServer())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(JavaSdkPeer.stdioServer())) {
       assertThat(client.serverInfo().name()).isEqualTo("java-sdk-peer");
       List<ProgressUpdate> five = new CopyOnWriteArrayList<>();
       List<ProgressUpdate> seven = new CopyOnWriteArrayList<>();
@@ -78,28 +80,28 @@ class JavaSdkServerIT {
         assertThat(r.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
       }
       // The SDK's progressNotification blocks until written, so every update precedes its response.
-      assertThat(client.session().stats().progressUnknown()).isZero();
-      assertThat(client.session().stats().progressLate()).isZero();
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.UNKNOWN)).isZero();
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).isZero();
     }
   }
 
   @Test
   void cancellingASlowCallFailsItAtOnceAndTheSessionStaysUsable() throws Exception {
-    try (McpClient client = McpClient.builder().connect(JavaSdkPeer.stdioServer())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(JavaSdkPeer.stdioServer())) {
       CountDownLatch started = new CountDownLatch(2);
       ToolCallHandle call = client.callToolAsync("slow", args("steps", 40, "delayMs", 50),
           CallOptions.builder().progress(u -> started.countDown()).renderInterval(Duration.ZERO).build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(call.cancel("user pressed cancel")).isTrue();
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
-      assertThat(client.session().stats().lateResponses()).as("failed at once, not when the server answered").isZero();
+      assertThat(events(client).responsesIgnored()).as("failed at once, not when the server answered").isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
 
       // SDK limitation (java-sdk #130, 2.1.0): the server has no handler for notifications/cancelled
       // and a tool handler cannot observe it, so the loop runs on and answers. Herald drops that
       // answer (and any progress after the cancel) as late instead of handing it to anyone.
-      eventually(() -> client.session().stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
+      eventually(() -> events(client).responsesIgnored() == 1, "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
       assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
     }
@@ -199,5 +201,10 @@ class JavaSdkServerIT {
       assertThat(elicited.firstText()).isEqualTo("accept: {color=blue, name=Ada}");
       assertThat(client.callTool("ask_roots", args()).firstText()).isEqualTo("file:///work,file:///tmp");
     }
+  }
+
+  /** What the client's session reported to its counting listener. */
+  private static CountingEventListener events(McpClient client) {
+    return (CountingEventListener) client.eventListener();
   }
 }

@@ -1,5 +1,7 @@
 package dev.herald.interop;
 
+import dev.herald.session.CountingEventListener;
+import dev.herald.session.ProgressRejection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,7 +63,7 @@ class TypeScriptServerIT {
 
   @Test
   void forgedDuplicateRegressingAndLateProgressIsRefusedAndNeverCompletesTheCall() throws Exception {
-    try (McpClient client = McpClient.builder().connect(TsPeer.stdioServer())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(TsPeer.stdioServer())) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
       ToolCallHandle call = client.callToolAsync("hostile_progress", args(),
           CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
@@ -73,12 +75,12 @@ class TypeScriptServerIT {
       assertThat(record.accepted()).isEqualTo(3);
       assertThat(record.rejected()).containsEntry(ProgressRejection.NOT_INCREASING, 2L);
       assertThat(record.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
-      assertThat(client.session().stats().progressUnknown()).as("the forged token").isEqualTo(1);
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.UNKNOWN)).as("the forged token").isEqualTo(1);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (client.session().stats().progressLate() == 0 && System.nanoTime() < deadline) {
+      while (events(client).progressUpdatesRefused(ProgressRejection.LATE) == 0 && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      assertThat(client.session().stats().progressLate()).as("the update after the response").isEqualTo(1);
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).as("the update after the response").isEqualTo(1);
       assertThat(updates).hasSize(3); // the late update never reached the bar
     }
   }
@@ -129,7 +131,7 @@ class TypeScriptServerIT {
 
   @Test
   void concurrentCallsFromManyThreadsKeepEveryListenerSeparate() throws Exception {
-    try (McpClient client = McpClient.builder().connect(TsPeer.stdioServer())) {
+    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(TsPeer.stdioServer())) {
       int calls = 12;
       List<List<ProgressUpdate>> seen = new ArrayList<>();
       List<CompletableFuture<CallToolResult>> results = new ArrayList<>();
@@ -156,7 +158,7 @@ class TypeScriptServerIT {
         assertThat(seen.get(i)).extracting(ProgressUpdate::progress).isSorted().doesNotHaveDuplicates();
         assertThat(seen.get(i).get(seen.get(i).size() - 1).progress()).isEqualTo((double) steps);
       }
-      assertThat(client.session().stats().progressUnknown()).isZero();
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.UNKNOWN)).isZero();
     }
   }
 
@@ -251,5 +253,10 @@ class TypeScriptServerIT {
       assertThat(elicited).startsWith("accept:").contains("\"name\":\"Ada\"").contains("\"color\":\"blue\"");
       assertThat(client.callTool("ask_roots", args()).firstText()).isEqualTo("file:///work");
     }
+  }
+
+  /** What the client's session reported to its counting listener. */
+  private static CountingEventListener events(McpClient client) {
+    return (CountingEventListener) client.eventListener();
   }
 }

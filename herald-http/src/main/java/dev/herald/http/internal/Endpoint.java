@@ -8,13 +8,12 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One MCP endpoint, whatever container carries it: the sessions of both transports, their
- * limits and counters, the housekeeping timer, and {@link #handle}, the way in for every
+ * limits, the housekeeping timer, and {@link #handle}, the way in for every
  * exchange.
  *
  * <p>Design note. This is the part of the old Jetty-only server that never needed
@@ -35,7 +34,6 @@ public final class Endpoint {
   public final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
   private final AtomicInteger sessionCount = new AtomicInteger();
-  final LongAdder slowReaderCloses = new LongAdder();
   private final long sweepNanos;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private Scheduler.@Nullable Cancellable sweep; // guarded by lifecycle
@@ -79,11 +77,6 @@ public final class Endpoint {
   /** Open sessions, both transports. */
   public int sessionCount() {
     return sessionCount.get();
-  }
-
-  /** How many stream connections were closed because their reader fell behind. */
-  public long slowReaderCloseCount() {
-    return slowReaderCloses.sum();
   }
 
 

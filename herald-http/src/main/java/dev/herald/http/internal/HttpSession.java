@@ -2,6 +2,7 @@ package dev.herald.http.internal;
 
 import dev.herald.http.EventStore;
 import dev.herald.server.ServerSession;
+import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
@@ -65,6 +66,8 @@ public final class HttpSession {
   private volatile @Nullable SseStream standing;
   private volatile @Nullable ServerSession serverSession;
   private volatile Transport.@Nullable Receiver receiver;
+  /** The server session's event listener (guarded), once connected. */
+  private volatile EventListener events = EventListener.NONE;
   private volatile long lastActivity;
   private volatile boolean closed;
   private volatile boolean initFailed;
@@ -80,6 +83,7 @@ public final class HttpSession {
   /** Connects a new server session to this HTTP session. */
   void connect() {
     this.serverSession = config.mcp.connect(transport);
+    events = serverSession.engine().events();
     serverSession.engine().closed().whenComplete((c, e) -> terminate());
   }
 
@@ -122,8 +126,9 @@ public final class HttpSession {
     lastActivity = config.ticker.nanos();
   }
 
-  void slowReaderClosed() {
-    endpoint.slowReaderCloses.increment();
+  /** Where this session's stream events are reported. */
+  EventListener events() {
+    return events;
   }
 
   SseSink newSink(Exchange exchange) {

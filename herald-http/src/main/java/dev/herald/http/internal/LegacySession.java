@@ -1,6 +1,7 @@
 package dev.herald.http.internal;
 
 import dev.herald.server.ServerSession;
+import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
@@ -47,6 +48,7 @@ final class LegacySession implements Transport, SseSink.Listener {
     sink.flush();
     ServerSession ss = server.config.mcp.connect(this);
     serverSession = ss;
+    ss.engine().events().streamOpened(EventListener.StreamKind.STANDING);
     if (closed) {
       ss.close();
     }
@@ -89,7 +91,10 @@ final class LegacySession implements Transport, SseSink.Listener {
 
   private void write(byte[] json) {
     if (!sink.enqueue(new SseSink.Frame(-1, MESSAGE_HEAD, json))) {
-      server.slowReaderCloses.increment();
+      ServerSession ss = serverSession;
+      if (ss != null) {
+        ss.engine().events().streamClosedForSlowReader(EventListener.StreamKind.STANDING);
+      }
       sink.flush();
       throw new TransportException("SSE stream of session " + id + " closed");
     }

@@ -149,7 +149,14 @@ final class Requests {
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
     switch (stream.attach(sink, after)) {
-      case OK -> session.touch();
+      case OK -> {
+        session.touch();
+        if (after < 0) {
+          session.events().streamOpened(stream.kind());
+        } else {
+          session.events().streamResumed(stream.kind());
+        }
+      }
       case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
       case GONE -> reject(ex, 404, "Session not found");
     }

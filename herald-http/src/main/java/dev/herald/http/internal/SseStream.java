@@ -1,5 +1,6 @@
 package dev.herald.http.internal;
 
+import dev.herald.session.EventListener;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
@@ -59,6 +60,11 @@ public final class SseStream implements SseSink.Listener {
 
   boolean ended() {
     return ended;
+  }
+
+  /** A request's stream or the standing stream, as the session's event listener names them. */
+  EventListener.StreamKind kind() {
+    return request == null ? EventListener.StreamKind.STANDING : EventListener.StreamKind.REQUEST;
   }
 
   /** Attach result. */
@@ -305,6 +311,7 @@ public final class SseStream implements SseSink.Listener {
     if (h == null) {
       return;
     }
+    session.events().streamOpened(EventListener.StreamKind.REQUEST);
     SseSink s = session.newSink(h);
     s.fromPost = true;
     s.listener(this);
@@ -322,7 +329,7 @@ public final class SseStream implements SseSink.Listener {
       // Too slow: detach now; the sink aborts its connection when flushed.
       sink = null;
       writtenSeq = Math.max(writtenSeq, s.writtenSeq());
-      session.slowReaderClosed();
+      session.events().streamClosedForSlowReader(kind());
     }
     return s;
   }

@@ -103,11 +103,6 @@ public final class McpServlet extends HttpServlet {
     return endpoint.sessionCount();
   }
 
-  /** How many stream connections were closed because their reader fell behind. */
-  public long slowReaderCloseCount() {
-    return endpoint.slowReaderCloseCount();
-  }
-
 
   /**
    * Builds an {@link McpServlet}. The settings are {@link McpHttpServer.Builder}'s, minus those
