@@ -14,6 +14,8 @@ module dev.herald.core {
 
   exports dev.herald.wire;
   exports dev.herald.session;
+  // The session engine, for Herald's own modules only.
+  exports dev.herald.internal.session to dev.herald.http, dev.herald.servlet;
   exports dev.herald.transport;
   exports dev.herald.transport.stdio;
   exports dev.herald.transport.http;

@@ -1,7 +1,7 @@
 package dev.herald.client;
 
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CancellationToken;
-import dev.herald.session.InboundCall;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;

@@ -1,8 +1,8 @@
 package dev.herald.client;
 
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.Scheduler;
-import dev.herald.session.SessionEngine;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;

@@ -1,7 +1,7 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CancelledException;
-import dev.herald.session.InboundCall;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.GetPromptParams;

@@ -1,8 +1,8 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
-import dev.herald.session.InboundCall;
 import dev.herald.session.ProgressReporter;
 import dev.herald.session.CancellationToken;
 import dev.herald.wire.CallToolParams;

@@ -1,6 +1,6 @@
 package dev.herald.server;
 
-import dev.herald.session.SessionEngine;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.EncodedMessage;

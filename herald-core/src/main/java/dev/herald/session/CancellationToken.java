@@ -43,7 +43,7 @@ public final class CancellationToken {
   }
 
   /** Cancels; returns false if it was already cancelled. */
-  boolean cancel(String why) {
+  public boolean cancel(String why) {
     if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
       return false;
     }

@@ -1,9 +1,9 @@
 package dev.herald.server;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.RequestHandler;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
-import dev.herald.session.RequestHandler;
-import dev.herald.session.SessionEngine;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.InitializeParams;

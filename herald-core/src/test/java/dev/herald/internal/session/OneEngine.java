@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import dev.herald.transport.InMemoryTransport;
 import java.util.function.Consumer;

@@ -1,8 +1,12 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
-import static dev.herald.session.Fixture.*;
+import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancellationToken;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressReporter;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
 import java.time.Duration;

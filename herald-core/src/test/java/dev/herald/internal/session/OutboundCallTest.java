@@ -1,8 +1,14 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
-import static dev.herald.session.Fixture.*;
+import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressListener;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.Ticker;
+import dev.herald.session.TimeoutException;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;

@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import org.jspecify.annotations.Nullable;
 

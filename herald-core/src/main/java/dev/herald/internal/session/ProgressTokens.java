@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import dev.herald.wire.ProgressToken;
 import java.security.SecureRandom;

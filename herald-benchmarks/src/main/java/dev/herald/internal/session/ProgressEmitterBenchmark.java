@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;

@@ -1,5 +1,12 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressReporter;
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
+import dev.herald.session.TimeoutException;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CancelledNotificationParams;

@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import tools.jackson.databind.JsonNode;
 

@@ -1,8 +1,10 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.herald.session.CancelledException;
+import dev.herald.session.TimeoutException;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProgressToken;

@@ -1,4 +1,4 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 /**
  * Counters of what a session dropped or refused, for tests and diagnostics.

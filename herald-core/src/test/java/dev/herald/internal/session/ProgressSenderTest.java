@@ -1,8 +1,11 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
-import static dev.herald.session.Fixture.*;
+import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.ProgressListener;
+import dev.herald.session.ProgressReporter;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;

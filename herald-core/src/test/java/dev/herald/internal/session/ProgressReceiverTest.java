@@ -1,8 +1,13 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
-import static dev.herald.session.Fixture.*;
+import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.ProgressListener;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
+import dev.herald.session.ProgressUpdate;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;

@@ -1,5 +1,11 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.ProgressListener;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
+import dev.herald.session.ProgressUpdate;
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;

@@ -1,5 +1,8 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.TimeoutException;
 import dev.herald.wire.RequestId;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,7 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.ReentrantLock;

@@ -1,5 +1,9 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.ProgressListener;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.math.BigDecimal;

@@ -1,5 +1,8 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancellationToken;
+import dev.herald.session.ProgressReporter;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;

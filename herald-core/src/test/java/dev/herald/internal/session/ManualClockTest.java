@@ -1,7 +1,8 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.session.Scheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

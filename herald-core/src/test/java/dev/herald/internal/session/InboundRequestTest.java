@@ -1,6 +1,6 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
-import static dev.herald.session.Fixture.*;
+import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,8 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.ProgressReporter;
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;

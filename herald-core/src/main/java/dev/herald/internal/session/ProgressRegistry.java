@@ -1,5 +1,7 @@
-package dev.herald.session;
+package dev.herald.internal.session;
 
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import java.lang.invoke.MethodHandles;

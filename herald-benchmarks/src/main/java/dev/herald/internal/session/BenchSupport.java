@@ -1,4 +1,7 @@
-package dev.herald.session;
+package dev.herald.internal.session;
+
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
 
 /** Fakes shared by the session benchmarks. */
 final class BenchSupport {
