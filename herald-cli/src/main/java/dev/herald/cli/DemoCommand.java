@@ -6,6 +6,7 @@ import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.http.McpHttpServer;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -149,7 +150,7 @@ final class DemoCommand implements Callable<Integer> {
         board.println(String.format(Locale.ROOT, "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
             (System.nanoTime() - t0) / 1e9, resumed.firstText()));
 
-        var stats = client.session().stats();
+        var stats = EngineAccess.of(client).stats();
         board.println("");
         board.println(String.format(Locale.ROOT,
             "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",

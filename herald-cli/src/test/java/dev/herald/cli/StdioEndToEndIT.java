@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.client.McpClient;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -75,9 +76,9 @@ class StdioEndToEndIT {
       assertThat(record.lastProgress()).isLessThan(200.0);
       Thread.sleep(300); // long enough for several more steps, had the server not stopped
       client.ping();
-      assertThat(client.session().stats().lateResponses()).isZero(); // no response ever came for the cancelled call
-      assertThat(client.session().stats().progressLate()).isLessThanOrEqualTo(2); // at most what crossed the cancel
-      assertThat(client.session().pendingCount()).isZero();
+      assertThat(EngineAccess.of(client).stats().lateResponses()).isZero(); // no response ever came for the cancelled call
+      assertThat(EngineAccess.of(client).stats().progressLate()).isLessThanOrEqualTo(2); // at most what crossed the cancel
+      assertThat(EngineAccess.of(client).pendingCount()).isZero();
 
       // The session is still fully usable.
       assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
@@ -107,7 +108,7 @@ class StdioEndToEndIT {
       ToolCallHandle call = client.callToolAsync("slow", args("steps", 100, "delayMs", 50),
           CallOptions.builder().idleTimeout(Duration.ofMillis(300)).build());
       assertThatThrownBy(call::await).isInstanceOf(dev.herald.session.TimeoutException.class);
-      assertThat(client.session().pendingCount()).isZero();
+      assertThat(EngineAccess.of(client).pendingCount()).isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after timeout")).firstText()).isEqualTo("after timeout");
     }

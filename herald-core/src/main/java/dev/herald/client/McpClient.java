@@ -1,5 +1,6 @@
 package dev.herald.client;
 
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.Scheduler;
@@ -102,6 +103,12 @@ public final class McpClient implements AutoCloseable {
   private final AtomicReference<List<Root>> roots;
   private final ClientCapabilities capabilities;
 
+  static {
+    // Herald's own modules and tests reach the engine (stats, pending counts) through EngineAccess;
+    // users do not: it would bypass the gates.
+    EngineAccess.register(McpClient.class, c -> c.engine);
+  }
+
   private McpClient(Builder b, Transport transport) {
     this.listeners = new Listeners(b);
     this.roots = new AtomicReference<>(List.copyOf(b.roots == null ? List.of() : b.roots));
@@ -182,11 +189,6 @@ public final class McpClient implements AutoCloseable {
   /** What this client declared at bring-up. */
   public ClientCapabilities capabilities() {
     return capabilities;
-  }
-
-  /** The session engine under this client (stats, pending counts). */
-  public SessionEngine session() {
-    return engine;
   }
 
   /** Sends {@code ping} and waits for the answer. */

@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
@@ -119,8 +120,15 @@ public final class ServerSession {
     engine.start();
   }
 
-  /** The session engine under this session. */
-  public SessionEngine engine() {
+  static {
+    EngineAccess.register(ServerSession.class, ServerSession::engine);
+  }
+
+  /**
+   * The session engine under this session; not public (it would bypass the gates), Herald's own
+   * modules reach it through {@link EngineAccess}.
+   */
+  SessionEngine engine() {
     return engine;
   }
 

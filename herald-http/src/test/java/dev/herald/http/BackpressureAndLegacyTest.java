@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
 import dev.herald.http.SseReader.Event;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
 import dev.herald.wire.McpJson;
 import java.net.Socket;
@@ -51,7 +52,7 @@ class BackpressureAndLegacyTest {
         int sent = 0;
         // Bounded: at most 2,000 x 64 KiB, stopping as soon as the stream is closed.
         while (fixture.http.slowReaderCloseCount() == 0 && sent < 2_000 && System.nanoTime() < deadline) {
-          mcpSession.engine().notify("notifications/message", big, null);
+          EngineAccess.of(mcpSession).notify("notifications/message", big, null);
           sent++;
           SseSink sink = session.standing().sink();
           if (sink != null) {

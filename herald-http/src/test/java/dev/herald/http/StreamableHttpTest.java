@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
 import dev.herald.http.SseReader.Event;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.wire.McpJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -128,7 +129,7 @@ class StreamableHttpTest {
     assertThat(Client.body(r)).contains("\"ok\"");
     var session = fixture.mcp.sessions().getFirst();
 
-    session.engine().notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
+    EngineAccess.of(session).notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
         dev.herald.wire.RequestId.of(3));
 
     try (SseReader get = client.get(null)) {
@@ -211,7 +212,7 @@ class StreamableHttpTest {
   private void awaitInFlight(int n) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
-      if (fixture.mcp.sessions().getFirst().engine().inFlightCount() >= n) {
+      if (EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n) {
         return;
       }
       Thread.sleep(5);

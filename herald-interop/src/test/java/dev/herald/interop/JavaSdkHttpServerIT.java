@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -144,8 +145,8 @@ class JavaSdkHttpServerIT {
         assertThat(r.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
       }
       // Every update came before its response, on a stream Herald could tie to the call.
-      assertThat(client.session().stats().progressUnknown()).isZero();
-      assertThat(client.session().stats().progressLate()).isZero();
+      assertThat(EngineAccess.of(client).stats().progressUnknown()).isZero();
+      assertThat(EngineAccess.of(client).stats().progressLate()).isZero();
     }
   }
 
@@ -161,7 +162,7 @@ class JavaSdkHttpServerIT {
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("failed at once, not when the server answered")
           .isLessThan(Duration.ofMillis(1000));
-      assertThat(client.session().stats().lateResponses()).isZero();
+      assertThat(EngineAccess.of(client).stats().lateResponses()).isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
       // notifications/cancelled went out as its own POST, which the SDK's servlet accepted.
@@ -171,7 +172,7 @@ class JavaSdkHttpServerIT {
       // SDK limitation (java-sdk #130, 2.1.0): the server ignores notifications/cancelled and a
       // tool handler cannot observe it, so the loop runs to the end (~1.5 s) and the SDK answers
       // on the call's SSE stream. Herald drops that answer as late instead of handing it to anyone.
-      eventually(() -> client.session().stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
+      eventually(() -> EngineAccess.of(client).stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
       assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -78,8 +79,8 @@ class JavaSdkServerIT {
         assertThat(r.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
       }
       // The SDK's progressNotification blocks until written, so every update precedes its response.
-      assertThat(client.session().stats().progressUnknown()).isZero();
-      assertThat(client.session().stats().progressLate()).isZero();
+      assertThat(EngineAccess.of(client).stats().progressUnknown()).isZero();
+      assertThat(EngineAccess.of(client).stats().progressLate()).isZero();
     }
   }
 
@@ -92,14 +93,14 @@ class JavaSdkServerIT {
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(call.cancel("user pressed cancel")).isTrue();
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
-      assertThat(client.session().stats().lateResponses()).as("failed at once, not when the server answered").isZero();
+      assertThat(EngineAccess.of(client).stats().lateResponses()).as("failed at once, not when the server answered").isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
 
       // SDK limitation (java-sdk #130, 2.1.0): the server has no handler for notifications/cancelled
       // and a tool handler cannot observe it, so the loop runs on and answers. Herald drops that
       // answer (and any progress after the cancel) as late instead of handing it to anyone.
-      eventually(() -> client.session().stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
+      eventually(() -> EngineAccess.of(client).stats().lateResponses() == 1, "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
       assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -73,12 +74,12 @@ class TypeScriptServerIT {
       assertThat(record.accepted()).isEqualTo(3);
       assertThat(record.rejected()).containsEntry(ProgressRejection.NOT_INCREASING, 2L);
       assertThat(record.terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
-      assertThat(client.session().stats().progressUnknown()).as("the forged token").isEqualTo(1);
+      assertThat(EngineAccess.of(client).stats().progressUnknown()).as("the forged token").isEqualTo(1);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-      while (client.session().stats().progressLate() == 0 && System.nanoTime() < deadline) {
+      while (EngineAccess.of(client).stats().progressLate() == 0 && System.nanoTime() < deadline) {
         Thread.sleep(10);
       }
-      assertThat(client.session().stats().progressLate()).as("the update after the response").isEqualTo(1);
+      assertThat(EngineAccess.of(client).stats().progressLate()).as("the update after the response").isEqualTo(1);
       assertThat(updates).hasSize(3); // the late update never reached the bar
     }
   }
@@ -156,7 +157,7 @@ class TypeScriptServerIT {
         assertThat(seen.get(i)).extracting(ProgressUpdate::progress).isSorted().doesNotHaveDuplicates();
         assertThat(seen.get(i).get(seen.get(i).size() - 1).progress()).isEqualTo((double) steps);
       }
-      assertThat(client.session().stats().progressUnknown()).isZero();
+      assertThat(EngineAccess.of(client).stats().progressUnknown()).isZero();
     }
   }
 

@@ -26,7 +26,7 @@ public final class InboundCall {
 
   private final SessionEngine engine;
   private final JsonRpcMessage.Request request;
-  private final CancellationToken cancellation = new CancellationToken();
+  private final Token cancellation = new Token();
   private final ProgressReporter progress;
   private final @Nullable ProgressToken progressToken;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
@@ -136,6 +136,13 @@ public final class InboundCall {
   }
 
   boolean cancelToken(String reason) {
-    return cancellation.cancel(reason);
+    return cancellation.fire(reason);
+  }
+
+  /** The request's token; only this call cancels it. */
+  private static final class Token extends CancellationToken {
+    boolean fire(String reason) {
+      return cancel(reason);
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.herald.http.internal;
 
 import dev.herald.http.EventStore;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
@@ -78,7 +79,7 @@ public final class HttpSession {
   /** Connects a new server session to this HTTP session. */
   void connect() {
     this.serverSession = config.mcp.connect(transport);
-    serverSession.engine().closed().whenComplete((c, e) -> terminate());
+    EngineAccess.of(serverSession).closed().whenComplete((c, e) -> terminate());
   }
 
   EventStore store() {
@@ -294,7 +295,7 @@ public final class HttpSession {
       return false;
     }
     ServerSession ss = serverSession;
-    if (ss != null && ss.engine().inFlightCount() > 0) {
+    if (ss != null && EngineAccess.of(ss).inFlightCount() > 0) {
       return false;
     }
     List<SseStream> all;
