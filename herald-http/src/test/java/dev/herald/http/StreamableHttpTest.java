@@ -1,5 +1,6 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import static dev.herald.http.Fixture.describe;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,8 +200,8 @@ class StreamableHttpTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
       int[] n = {0};
-      HttpSession s = fixture.http.sessions.get(session);
-      fixture.http.eventStore.replay(session, s.standing().id, 0, (q, m) -> n[0]++);
+      HttpSession s = EndpointProbe.session(fixture.http.endpoint, session);
+      fixture.http.eventStore.replay(session, EndpointProbe.standingStreamId(s), 0, (q, m) -> n[0]++);
       if (n[0] >= atLeast) {
         return;
       }

@@ -90,7 +90,7 @@ public final class HttpSession {
     return closed;
   }
 
-  public @Nullable ServerSession serverSession() {
+  @Nullable ServerSession serverSession() {
     return serverSession;
   }
 
@@ -215,7 +215,7 @@ public final class HttpSession {
     standing().publish(message, json);
   }
 
-  public SseStream standing() {
+  SseStream standing() {
     SseStream s = standing;
     if (s != null) {
       return s;
