@@ -24,7 +24,7 @@ import tools.jackson.databind.node.ObjectNode;
  * session's send path so that values leave strictly in order. Only this emitter's own callers
  * (the handler and the flush timer) contend for it.
  */
-final class ProgressEmitter implements ProgressReporter {
+public final class ProgressEmitter implements ProgressReporter {
   private final ReentrantLock lock = new ReentrantLock();
   private final ProgressToken token;
   private final Consumer<JsonRpcMessage.Notification> send;
@@ -44,7 +44,7 @@ final class ProgressEmitter implements ProgressReporter {
   private boolean closed;
   private long sent;
 
-  ProgressEmitter(
+  public ProgressEmitter(
       ProgressToken token,
       Consumer<JsonRpcMessage.Notification> send,
       Duration interval,

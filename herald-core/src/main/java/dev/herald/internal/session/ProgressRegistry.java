@@ -20,9 +20,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own monitor.
  */
-final class ProgressRegistry {
+public final class ProgressRegistry {
   /** How many closed tokens are remembered to tell "late" from "unknown". */
-  static final int TOMBSTONES = 1024;
+  public static final int TOMBSTONES = 1024;
 
   private final ConcurrentHashMap<ProgressToken, ProgressTracker> active = new ConcurrentHashMap<>();
   // guarded by its own monitor (short, non-blocking sections: no ReentrantLock per session)
@@ -55,7 +55,7 @@ final class ProgressRegistry {
    *
    * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
    */
-  void register(ProgressTracker tracker) {
+  public void register(ProgressTracker tracker) {
     if (active.putIfAbsent(tracker.token(), tracker) != null) {
       throw new IllegalStateException("progress token already active: " + tracker.token());
     }
@@ -65,7 +65,7 @@ final class ProgressRegistry {
   }
 
   /** Routes an arriving update to the tracker that owns its token; empty when accepted. */
-  Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
+  public Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
     ProgressTracker tracker = active.get(params.progressToken());
     if (tracker == null) {
       boolean wasClosed;
@@ -83,7 +83,7 @@ final class ProgressRegistry {
   }
 
   /** Closes a token once: final flush, then a tombstone. */
-  void close(ProgressTracker tracker, ProgressRecord.Terminal how) {
+  public void close(ProgressTracker tracker, ProgressRecord.Terminal how) {
     if (!tracker.close(how)) {
       return;
     }

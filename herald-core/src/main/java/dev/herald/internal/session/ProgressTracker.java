@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * executor, so renders reach it in order and never on the transport's reader. The lock is never
  * held while user code runs.
  */
-final class ProgressTracker {
+public final class ProgressTracker {
   private final ReentrantLock lock = new ReentrantLock();
   private final ProgressToken token;
   private final ProgressListener listener;
@@ -54,7 +54,7 @@ final class ProgressTracker {
   private ProgressRecord.@Nullable Terminal terminal;
   private long endedAt;
 
-  ProgressTracker(
+  public ProgressTracker(
       ProgressToken token,
       ProgressListener listener,
       Duration renderInterval,
@@ -198,7 +198,7 @@ final class ProgressTracker {
     }
   }
 
-  ProgressRecord record() {
+  public ProgressRecord record() {
     lock.lock();
     try {
       long end = terminal == null ? ticker.nanos() : endedAt;

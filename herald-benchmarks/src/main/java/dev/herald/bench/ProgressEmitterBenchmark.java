@@ -1,5 +1,6 @@
-package dev.herald.internal.session;
+package dev.herald.bench;
 
+import dev.herald.internal.session.ProgressEmitter;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;

@@ -1,5 +1,8 @@
-package dev.herald.internal.session;
+package dev.herald.bench;
 
+import dev.herald.internal.session.ProgressRegistry;
+import dev.herald.internal.session.ProgressTokens;
+import dev.herald.internal.session.ProgressTracker;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressListener;
 import dev.herald.session.ProgressRecord;
@@ -32,8 +35,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * per millisecond. The accept path builds the update's params in the measured op (one
  * {@link BigDecimal} and one record), because each accepted value must be larger than the last.
  *
- * <p>This class lives in {@code dev.herald.session} because the registry and tracker are
- * package-private; the shaded benchmarks jar runs everything on the class path.
+ * <p>The registry and tracker are public in {@code dev.herald.internal.session}, which herald-core
+ * does not export to users; the shaded benchmarks jar runs everything on the class path.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

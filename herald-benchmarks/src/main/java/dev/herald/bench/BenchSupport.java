@@ -1,4 +1,4 @@
-package dev.herald.internal.session;
+package dev.herald.bench;
 
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
