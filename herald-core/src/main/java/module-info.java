@@ -1,9 +1,17 @@
 /**
- * Herald core: the MCP wire model, the session engine, the server and client roles, the stdio
- * transport and the Streamable HTTP client transport (on the JDK's {@code java.net.http}).
+ * Herald core: the MCP wire model, the server and client roles, the stdio transport and the
+ * Streamable HTTP client transport (on the JDK's {@code java.net.http}), over one session engine.
  * Runtime dependencies: Jackson, and networknt's JSON Schema validator for tool arguments and
  * structured output.
+ *
+ * <p>The API is the exported packages: {@code dev.herald.server} and {@code dev.herald.client}
+ * (the roles), {@code dev.herald.wire} (every MCP type), {@code dev.herald.session} (what a call
+ * carries: options, cancellation, progress, injected time) and {@code dev.herald.transport} with
+ * its stdio and HTTP client implementations. The session engine lives in {@code
+ * dev.herald.internal.session}, exported only to Herald's own modules.
  */
+// The qualified exports name Herald modules that are compiled after this one.
+@SuppressWarnings("module")
 module dev.herald.core {
   requires transitive tools.jackson.databind;
   requires transitive tools.jackson.core;
@@ -19,6 +27,10 @@ module dev.herald.core {
   exports dev.herald.transport.http;
   exports dev.herald.server;
   exports dev.herald.client;
+
+  // The session engine, for Herald's own modules only (herald-cli, herald-benchmarks and
+  // herald-interop run on the class path).
+  exports dev.herald.internal.session to dev.herald.http;
 
   opens dev.herald.wire to tools.jackson.databind;
 }

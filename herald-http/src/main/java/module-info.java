@@ -3,6 +3,8 @@
  * HTTP+SSE transport (2024-11-05) on Jetty 12 core handlers. Entry point: {@link
  * dev.herald.http.McpHttpServer}.
  */
+// The qualified exports name Herald modules that are compiled after this one.
+@SuppressWarnings("module")
 module dev.herald.http {
   requires transitive dev.herald.core;
   requires org.eclipse.jetty.server;

@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.wire.LoggingLevel;
 import java.io.PrintStream;
 import java.time.LocalTime;
@@ -93,7 +94,7 @@ final class WatchCommand implements Callable<Integer> {
       err.flush();
       Throwable cause;
       try {
-        cause = c.session().closed().get();
+        cause = EngineAccess.of(c).closed().get();
       } catch (ExecutionException e) {
         cause = e.getCause();
       }

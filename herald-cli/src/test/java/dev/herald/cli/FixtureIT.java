@@ -3,6 +3,7 @@ package dev.herald.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.transport.stdio.SubprocessTransport;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.GetPromptParams;
@@ -33,7 +34,7 @@ class FixtureIT {
 
   private static JsonNode call(McpClient client, String method, Object params) throws Exception {
     ObjectNode p = params instanceof ObjectNode o ? o : McpJson.toObject(params);
-    return client.session().request(method, p).result().get();
+    return EngineAccess.of(client).request(method, p).result().get();
   }
 
   @Test

@@ -1,11 +1,11 @@
 package dev.herald.client;
 
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CancellationToken;
-import dev.herald.session.Capability;
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.Capability;
 import dev.herald.session.Interceptor;
-import dev.herald.session.MethodRow;
-import dev.herald.session.MethodTable;
+import dev.herald.internal.session.MethodRow;
+import dev.herald.internal.session.MethodTable;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;

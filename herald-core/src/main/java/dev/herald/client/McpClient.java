@@ -1,11 +1,12 @@
 package dev.herald.client;
 
+import dev.herald.internal.session.EngineAccess;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Interceptor;
-import dev.herald.session.MethodTable;
-import dev.herald.session.SessionEngine;
+import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
@@ -109,6 +110,12 @@ public final class McpClient implements AutoCloseable {
   private final ClientMethods answers;
   private final MethodTable<McpClient> methods;
 
+  static {
+    // Herald's own modules and tests reach the engine (stats, pending counts) through EngineAccess;
+    // users do not: it would bypass the gates.
+    EngineAccess.register(McpClient.class, c -> c.engine);
+  }
+
   private McpClient(ClientSettings s, Transport transport) {
     this.listeners = new Listeners(s);
     this.roots = new AtomicReference<>(List.copyOf(s.roots() == null ? List.of() : s.roots()));
@@ -209,11 +216,6 @@ public final class McpClient implements AutoCloseable {
    */
   public EventListener eventListener() {
     return engine.eventListener();
-  }
-
-  /** The session engine under this client (pending counts). */
-  public SessionEngine session() {
-    return engine;
   }
 
   /** Sends {@code ping} and waits for the answer. */

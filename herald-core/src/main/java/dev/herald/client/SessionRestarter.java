@@ -1,7 +1,7 @@
 package dev.herald.client;
 
 import dev.herald.client.McpClient.SessionRestart;
-import dev.herald.session.SessionEngine;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.transport.http.SessionExpiredException;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.herald.client;
 
-import dev.herald.session.OutboundCall;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.session.ProgressRecord;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.McpJson;

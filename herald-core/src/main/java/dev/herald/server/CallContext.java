@@ -2,7 +2,7 @@ package dev.herald.server;
 
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;

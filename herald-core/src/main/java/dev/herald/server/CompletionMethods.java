@@ -1,6 +1,6 @@
 package dev.herald.server;
 
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.McpException;

@@ -1,6 +1,6 @@
 package dev.herald.server;
 
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.ErrorCodes;

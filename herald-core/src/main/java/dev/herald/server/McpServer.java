@@ -1,7 +1,7 @@
 package dev.herald.server;
 
 import dev.herald.session.Interceptor;
-import dev.herald.session.MethodTable;
+import dev.herald.internal.session.MethodTable;
 import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;

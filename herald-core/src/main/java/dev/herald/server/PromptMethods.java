@@ -1,6 +1,6 @@
 package dev.herald.server;
 
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.ListPromptsResult;

@@ -1,6 +1,6 @@
 package dev.herald.server;
 
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.wire.ListResourceTemplatesResult;
 import dev.herald.wire.ListResourcesResult;
 import dev.herald.wire.McpJson;

@@ -1,10 +1,10 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.InboundCall;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.session.CallOptions;
-import dev.herald.session.Capability;
+import dev.herald.internal.session.Capability;
 import dev.herald.session.CancelledException;
-import dev.herald.session.InboundCall;
-import dev.herald.session.OutboundCall;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CreateMessageParams;

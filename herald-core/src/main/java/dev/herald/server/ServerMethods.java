@@ -1,10 +1,14 @@
 package dev.herald.server;
 
-import dev.herald.session.Capability;
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.Capability;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.Interceptor;
-import dev.herald.session.MethodRow;
-import dev.herald.session.MethodTable;
+import dev.herald.internal.session.MethodRow;
+import dev.herald.internal.session.MethodTable;
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressReporter;
+import dev.herald.session.CancellationToken;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CompleteParams;

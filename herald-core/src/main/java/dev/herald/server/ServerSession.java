@@ -1,7 +1,8 @@
 package dev.herald.server;
 
 import dev.herald.session.EventListener;
-import dev.herald.session.SessionEngine;
+import dev.herald.internal.session.SessionEngine;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.EncodedMessage;
@@ -135,8 +136,15 @@ public final class ServerSession {
     engine.start();
   }
 
-  /** The session engine under this session. */
-  public SessionEngine engine() {
+  static {
+    EngineAccess.register(ServerSession.class, ServerSession::engine);
+  }
+
+  /**
+   * The session engine under this session; not public (it would bypass the gates), Herald's own
+   * modules reach it through {@link EngineAccess}.
+   */
+  SessionEngine engine() {
     return engine;
   }
 

@@ -1,7 +1,7 @@
 package dev.herald.server;
 
-import dev.herald.session.ExceptionTranslation;
-import dev.herald.session.InboundCall;
+import dev.herald.internal.session.ExceptionTranslation;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ListToolsResult;

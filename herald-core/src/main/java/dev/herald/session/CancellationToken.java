@@ -9,11 +9,18 @@ import org.jspecify.annotations.Nullable;
  * by a timeout, or because the session ended. Handlers poll {@link #isCancelled()}, call
  * {@link #throwIfCancelled()}, or register a callback; the handler's thread is also interrupted.
  *
+ * <p>Only its owner cancels it: the session engine for a request's token (a handler cannot cancel
+ * the token it is handed). A test double of a request context can subclass it and call {@link
+ * #cancel(String)} itself.
+ *
  * <p>Thread-safe. Callbacks run once, on the thread that cancels, and must not block.
  */
-public final class CancellationToken {
+public abstract class CancellationToken {
   private final AtomicReference<@Nullable String> reason = new AtomicReference<>();
   private final CopyOnWriteArrayList<Runnable> callbacks = new CopyOnWriteArrayList<>();
+
+  /** For the token's owner (the session engine, or a test double). */
+  protected CancellationToken() {}
 
   public boolean isCancelled() {
     return reason.get() != null;
@@ -43,7 +50,7 @@ public final class CancellationToken {
   }
 
   /** Cancels; returns false if it was already cancelled. */
-  boolean cancel(String why) {
+  protected final boolean cancel(String why) {
     if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
       return false;
     }

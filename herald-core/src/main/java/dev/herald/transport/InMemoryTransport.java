@@ -23,12 +23,12 @@ import org.jspecify.annotations.Nullable;
  *
  * {@snippet :
  * InMemoryTransport.Pair pair = InMemoryTransport.pair();
- * SessionEngine client = SessionEngine.builder().transport(pair.client()).requests(clientHandler).build();
- * SessionEngine server = SessionEngine.builder().transport(pair.server()).requests(serverHandler).build();
- * client.start();
- * server.start();
- * pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");   // a broken frame for the server
- * List<String> wire = pair.server().sent();                            // what the server answered
+ * ServerSession session = server.connect(pair.server());       // server: an McpServer
+ * try (McpClient client = McpClient.builder().connect(pair.client())) {
+ *   client.callTool("echo", arguments);
+ *   pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"); // a broken frame for the server
+ *   List<String> wire = pair.server().sent();                       // what the server answered
+ * }
  * }
  *
  * <p>Threading: each end has one reader, a daemon platform thread started by {@link #start}, that

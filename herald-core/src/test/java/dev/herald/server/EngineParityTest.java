@@ -3,6 +3,7 @@ package dev.herald.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressUpdate;
@@ -82,7 +83,7 @@ class EngineParityTest {
     PipeLink b = PipeLink.connect(server);
     open.add(a);
     open.add(b);
-    var engine = a.client.session();
+    var engine = EngineAccess.of(a.client);
     CompletableFuture<?> held = engine.request(McpMethods.TOOLS_CALL, withToken("{'name':'hold','arguments':{'key':'t'}}", "tok"),
         CallOptions.defaults(), null).result();
     while (a.session.engine().inFlightCount() == 0) {
@@ -95,7 +96,7 @@ class EngineParityTest {
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
     assertThat(errorCode(engine.request(McpMethods.LOGGING_SET_LEVEL, withToken("{'level':'debug'}", "tok"), CallOptions.defaults(), null).result()))
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
-    assertThat(errorCode(b.client.session().request(McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null).result()))
+    assertThat(errorCode(EngineAccess.of(b.client).request(McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null).result()))
         .as("another session's tokens are its own").isZero();
 
     gates.computeIfAbsent("t", k -> new CountDownLatch(1)).countDown();

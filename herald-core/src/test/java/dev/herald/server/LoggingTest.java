@@ -4,6 +4,7 @@ import dev.herald.session.EventListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
@@ -90,7 +91,7 @@ class LoggingTest {
   void anUnknownLevelIsInvalidParamsAndLeavesTheLevelAlone() throws Exception {
     PipeLink link = clients(McpServer.builder().build(), 1).get(0);
 
-    CompletableFuture<?> answer = link.client.session().request(McpMethods.LOGGING_SET_LEVEL, Json.parse("{'level':'loud'}")).result();
+    CompletableFuture<?> answer = EngineAccess.of(link.client).request(McpMethods.LOGGING_SET_LEVEL, Json.parse("{'level':'loud'}")).result();
 
     assertThat(answer).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
         .havingCause().isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));

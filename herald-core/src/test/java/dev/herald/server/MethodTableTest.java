@@ -1,12 +1,13 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.EngineAccess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.client.McpClient;
 import dev.herald.session.CancelledException;
 import dev.herald.session.Interceptor;
-import dev.herald.session.OutboundCall;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.ErrorCodes;
@@ -60,7 +61,7 @@ class MethodTableTest {
   @Test
   void unknownMethodIsAnsweredOnceWithMethodNotFound() throws Exception {
     try (Peers.Peer peer = Peers.connect(builder().build())) {
-      OutboundCall call = peer.client().session().request("no/such/method", McpJson.object());
+      OutboundCall call = EngineAccess.of(peer.client()).request("no/such/method", McpJson.object());
 
       assertThatThrownBy(() -> Peers.await(call.result()))
           .isInstanceOfSatisfying(McpException.class, e -> {
@@ -255,7 +256,7 @@ class MethodTableTest {
         })
         .build();
     try (Peers.Peer peer = Peers.connect(server)) {
-      OutboundCall call = peer.client().session().request(McpMethods.TOOLS_CALL, toolCall("wait"));
+      OutboundCall call = EngineAccess.of(peer.client()).request(McpMethods.TOOLS_CALL, toolCall("wait"));
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       call.cancel("user gave up");
       assertThat(chainDone.await(10, TimeUnit.SECONDS)).isTrue();

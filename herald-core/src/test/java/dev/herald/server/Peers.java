@@ -1,9 +1,10 @@
 package dev.herald.server;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.EngineAccess;
+import dev.herald.internal.session.RequestHandler;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
-import dev.herald.session.RequestHandler;
-import dev.herald.session.SessionEngine;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.InitializeParams;
@@ -26,13 +27,13 @@ final class Peers {
   record Peer(McpClient client, ServerSession session, MemoryTransport wire) implements AutoCloseable {
     /** Sends a raw request and waits for its result. */
     JsonNode request(String method, ObjectNode params) throws Exception {
-      return await(client.session().request(method, params).result());
+      return await(EngineAccess.of(client).request(method, params).result());
     }
 
     /** Sends a raw request and returns the error it must fail with. */
     McpException error(String method, ObjectNode params) throws Exception {
       try {
-        JsonNode result = await(client.session().request(method, params).result());
+        JsonNode result = await(EngineAccess.of(client).request(method, params).result());
         throw new AssertionError(method + " succeeded with " + result);
       } catch (McpException e) {
         return e;

@@ -1,6 +1,7 @@
 package dev.herald.server;
 
 import dev.herald.client.McpClient;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
 import dev.herald.wire.JsonRpcMessage;
@@ -10,7 +11,6 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.UncheckedIOException;
-import dev.herald.session.SessionEngine;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.herald.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.internal.session.InboundCall;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.session.CancelledException;
-import dev.herald.session.InboundCall;
-import dev.herald.session.OutboundCall;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CancelledNotificationParams;

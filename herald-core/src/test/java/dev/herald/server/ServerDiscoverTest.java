@@ -3,7 +3,7 @@ package dev.herald.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.session.SessionEngine;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpException;

@@ -1,5 +1,6 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.EndpointBuilderAccess;
 import dev.herald.http.internal.EndpointConfig;
 import dev.herald.server.McpServer;
 import dev.herald.session.Scheduler;
@@ -14,8 +15,16 @@ import java.time.Duration;
  * @param <B> the concrete builder, returned by every setter
  */
 public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
-  /** The validated settings being built; hosts add their own (address, port, path). */
-  protected final EndpointConfig.Builder config = EndpointConfig.builder();
+  static {
+    EndpointBuilderAccess.register(b -> ((EndpointBuilder<?>) b).config);
+  }
+
+  /**
+   * The validated settings being built; hosts add their own (address, port, path). Internal:
+   * {@link McpHttpServer.Builder} reads it here, hosts in other modules through {@link
+   * EndpointBuilderAccess}.
+   */
+  final EndpointConfig.Builder config = EndpointConfig.builder();
 
   protected EndpointBuilder() {}
 

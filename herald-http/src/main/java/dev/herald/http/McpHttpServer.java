@@ -2,11 +2,9 @@ package dev.herald.http;
 
 import dev.herald.http.internal.Endpoint;
 import dev.herald.http.internal.EndpointConfig;
-import dev.herald.http.internal.HttpSession;
 import dev.herald.server.McpServer;
 import java.net.URI;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -92,13 +90,13 @@ import org.jspecify.annotations.Nullable;
 public final class McpHttpServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
 
-  private final Endpoint endpoint;
+  /** The protocol machinery; tests in this package reach its sessions through a test-only accessor. */
+  final Endpoint endpoint;
   private final String host;
   private final int requestedPort;
   private final String path;
   private final String legacySsePath;
-  /** The endpoint's sessions and store, for tests in this package. */
-  final ConcurrentHashMap<String, HttpSession> sessions;
+  /** The endpoint's event store, for tests in this package. */
   final EventStore eventStore;
   private final ReentrantLock lifecycle = new ReentrantLock();
   // guarded by lifecycle
@@ -114,7 +112,6 @@ public final class McpHttpServer implements AutoCloseable {
     this.requestedPort = b.port;
     this.path = config.path();
     this.legacySsePath = config.legacySsePath();
-    this.sessions = endpoint.sessions;
     this.eventStore = endpoint.eventStore();
   }
 

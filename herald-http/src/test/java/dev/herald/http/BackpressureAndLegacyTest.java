@@ -1,5 +1,6 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.http.internal.SseSink;
 import static dev.herald.http.Fixture.describe;
@@ -7,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
 import dev.herald.http.SseReader.Event;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
 import dev.herald.wire.McpJson;
 import java.net.Socket;
@@ -29,8 +31,8 @@ class BackpressureAndLegacyTest {
     try (Fixture fixture = new Fixture(b -> b.streamQueueLimit(64, limit).eventStore(EventStore.inMemory(8)))) {
       Client client = fixture.client();
       client.initialize();
-      HttpSession session = fixture.http.sessions.get(client.session);
-      ServerSession mcpSession = session.serverSession();
+      HttpSession session = EndpointProbe.session(fixture.http.endpoint, client.session);
+      ServerSession mcpSession = EndpointProbe.serverSession(session);
       ObjectNode big = McpJson.toObject(Map.of("level", "info", "data", "x".repeat(64 * 1024)));
       int port = fixture.http.port();
 
@@ -42,18 +44,18 @@ class BackpressureAndLegacyTest {
         stalled.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
         stalled.getOutputStream().flush();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (session.standing().sink() == null && System.nanoTime() < deadline) {
+        while (EndpointProbe.standingSink(session) == null && System.nanoTime() < deadline) {
           Thread.sleep(5);
         }
-        assertThat(session.standing().sink()).as("GET attached").isNotNull();
+        assertThat(EndpointProbe.standingSink(session)).as("GET attached").isNotNull();
 
         long maxQueued = 0;
         int sent = 0;
         // Bounded: at most 2,000 x 64 KiB, stopping as soon as the stream is closed.
         while (fixture.events.slowReaderCloses() == 0 && sent < 2_000 && System.nanoTime() < deadline) {
-          mcpSession.engine().notify("notifications/message", big, null);
+          EngineAccess.of(mcpSession).notify("notifications/message", big, null);
           sent++;
-          SseSink sink = session.standing().sink();
+          SseSink sink = EndpointProbe.standingSink(session);
           if (sink != null) {
             maxQueued = Math.max(maxQueued, sink.queuedBytes());
           }
@@ -61,9 +63,9 @@ class BackpressureAndLegacyTest {
 
         assertThat(fixture.events.slowReaderCloses()).isEqualTo(1);
         assertThat(maxQueued).isLessThanOrEqualTo(limit);
-        assertThat(session.standing().sink()).isNull();
+        assertThat(EndpointProbe.standingSink(session)).isNull();
         int[] kept = {0};
-        fixture.http.eventStore.replay(client.session, session.standing().id, 0, (s, m) -> kept[0]++);
+        fixture.http.eventStore.replay(client.session, EndpointProbe.standingStreamId(session), 0, (s, m) -> kept[0]++);
         assertThat(kept[0]).isLessThanOrEqualTo(8);
       }
       // The session itself is fine.

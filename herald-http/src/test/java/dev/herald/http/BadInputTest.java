@@ -4,6 +4,8 @@ import static dev.herald.http.Fixture.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
+import dev.herald.http.internal.EndpointProbe;
+import dev.herald.internal.session.EngineAccess;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.stream.Stream;
@@ -111,7 +113,7 @@ class BadInputTest {
         "{'jsonrpc':'2.0','id':77,'method':'tools/call','params':{'name':'lockstep','arguments':{}}}"))).build(),
         HttpResponse.BodyHandlers.ofString());
     long deadline = System.nanoTime() + 10_000_000_000L;
-    while (fixture.http.sessions.get(victim.session).serverSession().engine().inFlightCount() == 0 && System.nanoTime() < deadline) {
+    while (EngineAccess.of(EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, victim.session))).inFlightCount() == 0 && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
     HttpResponse<Stream<String>> again = victim.post("{'jsonrpc':'2.0','id':77,'method':'ping'}");

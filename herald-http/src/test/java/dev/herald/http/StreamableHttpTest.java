@@ -1,11 +1,13 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import static dev.herald.http.Fixture.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
 import dev.herald.http.SseReader.Event;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.wire.McpJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -128,7 +130,7 @@ class StreamableHttpTest {
     assertThat(Client.body(r)).contains("\"ok\"");
     var session = fixture.mcp.sessions().getFirst();
 
-    session.engine().notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
+    EngineAccess.of(session).notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
         dev.herald.wire.RequestId.of(3));
 
     try (SseReader get = client.get(null)) {
@@ -198,8 +200,8 @@ class StreamableHttpTest {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
       int[] n = {0};
-      HttpSession s = fixture.http.sessions.get(session);
-      fixture.http.eventStore.replay(session, s.standing().id, 0, (q, m) -> n[0]++);
+      HttpSession s = EndpointProbe.session(fixture.http.endpoint, session);
+      fixture.http.eventStore.replay(session, EndpointProbe.standingStreamId(s), 0, (q, m) -> n[0]++);
       if (n[0] >= atLeast) {
         return;
       }
@@ -211,7 +213,7 @@ class StreamableHttpTest {
   private void awaitInFlight(int n) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
-      if (fixture.mcp.sessions().getFirst().engine().inFlightCount() >= n) {
+      if (EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n) {
         return;
       }
       Thread.sleep(5);

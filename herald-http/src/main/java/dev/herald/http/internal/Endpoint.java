@@ -30,8 +30,8 @@ public final class Endpoint {
   final EndpointConfig config;
   final HostCheck hostCheck;
   private final Requests requests;
-  /** Open Streamable HTTP sessions by id; package-visible to tests through the fronts. */
-  public final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
+  /** Open Streamable HTTP sessions by id. */
+  final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
   private final AtomicInteger sessionCount = new AtomicInteger();
   private final long sweepNanos;

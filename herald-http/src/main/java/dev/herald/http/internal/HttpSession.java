@@ -1,6 +1,7 @@
 package dev.herald.http.internal;
 
 import dev.herald.http.EventStore;
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
 import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
@@ -83,8 +84,8 @@ public final class HttpSession {
   /** Connects a new server session to this HTTP session. */
   void connect() {
     this.serverSession = config.mcp.connect(transport);
-    events = serverSession.engine().events();
-    serverSession.engine().closed().whenComplete((c, e) -> terminate());
+    events = EngineAccess.of(serverSession).events();
+    EngineAccess.of(serverSession).closed().whenComplete((c, e) -> terminate());
   }
 
   EventStore store() {
@@ -95,7 +96,7 @@ public final class HttpSession {
     return closed;
   }
 
-  public @Nullable ServerSession serverSession() {
+  @Nullable ServerSession serverSession() {
     return serverSession;
   }
 
@@ -221,7 +222,7 @@ public final class HttpSession {
     standing().publish(message, json);
   }
 
-  public SseStream standing() {
+  SseStream standing() {
     SseStream s = standing;
     if (s != null) {
       return s;
@@ -301,7 +302,7 @@ public final class HttpSession {
       return false;
     }
     ServerSession ss = serverSession;
-    if (ss != null && ss.engine().inFlightCount() > 0) {
+    if (ss != null && EngineAccess.of(ss).inFlightCount() > 0) {
       return false;
     }
     List<SseStream> all;

@@ -1,5 +1,6 @@
 package dev.herald.http.internal;
 
+import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
 import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
@@ -48,7 +49,7 @@ final class LegacySession implements Transport, SseSink.Listener {
     sink.flush();
     ServerSession ss = server.config.mcp.connect(this);
     serverSession = ss;
-    ss.engine().events().streamOpened(EventListener.StreamKind.STANDING);
+    EngineAccess.of(ss).events().streamOpened(EventListener.StreamKind.STANDING);
     if (closed) {
       ss.close();
     }
@@ -93,7 +94,7 @@ final class LegacySession implements Transport, SseSink.Listener {
     if (!sink.enqueue(new SseSink.Frame(-1, MESSAGE_HEAD, json))) {
       ServerSession ss = serverSession;
       if (ss != null) {
-        ss.engine().events().streamClosedForSlowReader(EventListener.StreamKind.STANDING);
+        EngineAccess.of(ss).events().streamClosedForSlowReader(EventListener.StreamKind.STANDING);
       }
       sink.flush();
       throw new TransportException("SSE stream of session " + id + " closed");

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SseStream implements SseSink.Listener {
   private final HttpSession session;
-  public final String id;
+  final String id;
   final @Nullable RequestId request;
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
@@ -257,7 +257,7 @@ public final class SseStream implements SseSink.Listener {
   }
 
   /** The attached connection's sink, if any. */
-  public @Nullable SseSink sink() {
+  @Nullable SseSink sink() {
     lock.lock();
     try {
       return sink;

@@ -3,6 +3,7 @@ package dev.herald.http.servlet;
 import dev.herald.http.EndpointBuilder;
 import dev.herald.http.McpHttpServer;
 import dev.herald.http.internal.Endpoint;
+import dev.herald.http.internal.EndpointBuilderAccess;
 import dev.herald.server.McpServer;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletConfig;
@@ -111,7 +112,7 @@ public final class McpServlet extends HttpServlet {
    */
   public static final class Builder extends EndpointBuilder<Builder> {
     private Builder() {
-      config.path("/");
+      EndpointBuilderAccess.config(this).path("/");
     }
 
     @Override
@@ -125,7 +126,7 @@ public final class McpServlet extends HttpServlet {
      * @throws IllegalStateException if no {@link #server} was given, or the legacy paths collide
      */
     public McpServlet build() {
-      return new McpServlet(new Endpoint(config.build()));
+      return new McpServlet(new Endpoint(EndpointBuilderAccess.config(this).build()));
     }
   }
 }

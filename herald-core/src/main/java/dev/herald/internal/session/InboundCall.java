@@ -1,0 +1,148 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancellationToken;
+import dev.herald.session.ProgressReporter;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.ProgressToken;
+import dev.herald.wire.RequestId;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One request received from the peer and being handled: its id, method and params, its
+ * cancellation token and progress reporter, and the ways its handler talks back (reverse requests
+ * and related notifications), which are routed to this request's stream and cancelled with it.
+ *
+ * <p>Thread-safe. Ends exactly once: completed (the response is sent) or cancelled (nothing more
+ * is sent for it).
+ */
+public final class InboundCall {
+  static final int RUNNING = 0;
+  static final int COMPLETING = 1;
+  static final int CANCELLED = 2;
+
+  private final SessionEngine engine;
+  private final JsonRpcMessage.Request request;
+  private final Token cancellation = new Token();
+  private final ProgressReporter progress;
+  private final @Nullable ProgressToken progressToken;
+  private final AtomicInteger state = new AtomicInteger(RUNNING);
+  private volatile @Nullable Thread thread;
+
+  InboundCall(
+      SessionEngine engine, JsonRpcMessage.Request request, ProgressReporter progress, @Nullable ProgressToken progressToken) {
+    this.engine = engine;
+    this.request = request;
+    this.progress = progress;
+    this.progressToken = progressToken;
+  }
+
+  public RequestId id() {
+    return request.id();
+  }
+
+  public String method() {
+    return request.method();
+  }
+
+  /** The raw params (may be {@code null}). */
+  public @Nullable ObjectNode params() {
+    return request.params();
+  }
+
+  /** {@code params._meta}, or {@code null}. */
+  public @Nullable ObjectNode meta() {
+    ObjectNode p = request.params();
+    JsonNode m = p == null ? null : p.get("_meta");
+    return m instanceof ObjectNode o ? o : null;
+  }
+
+  public CancellationToken cancellation() {
+    return cancellation;
+  }
+
+  public ProgressReporter progress() {
+    return progress;
+  }
+
+  /** The session this request arrived on. */
+  public SessionEngine session() {
+    return engine;
+  }
+
+  /** Whether the request is still being handled (not answered, not cancelled). */
+  public boolean running() {
+    return state.get() == RUNNING;
+  }
+
+  /**
+   * Sends a request to the peer on behalf of this request (sampling, elicitation, roots): routed
+   * to this request's stream, and cancelled when this request is cancelled or ends.
+   */
+  public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options) {
+    return engine.request(method, params, options, id());
+  }
+
+  /**
+   * Sends a notification tied to this request (a log line while it runs). Routed to this
+   * request's stream while it is open.
+   */
+  public void notify(String method, @Nullable ObjectNode params) {
+    engine.notify(method, params, id());
+  }
+
+  /** The progress token this request holds in its session, or {@code null}. */
+  @Nullable ProgressToken progressToken() {
+    return progressToken;
+  }
+
+  /**
+   * Closes this request's stream on transports that have one (Streamable HTTP), without ending the
+   * request: the client reconnects with {@code Last-Event-ID} and receives what follows, the
+   * response included. Returns false on transports without per-request streams (stdio).
+   */
+  public boolean pollStream() {
+    return running() && engine.pollStream(id());
+  }
+
+  JsonRpcMessage.Request request() {
+    return request;
+  }
+
+  boolean tryComplete() {
+    return state.compareAndSet(RUNNING, COMPLETING);
+  }
+
+  boolean tryCancel() {
+    return state.compareAndSet(RUNNING, CANCELLED);
+  }
+
+  boolean isCancelled() {
+    return state.get() == CANCELLED;
+  }
+
+  void bindThread(Thread t) {
+    this.thread = t;
+  }
+
+  void interrupt() {
+    Thread t = thread;
+    if (t != null) {
+      t.interrupt();
+    }
+  }
+
+  boolean cancelToken(String reason) {
+    return cancellation.fire(reason);
+  }
+
+  /** The request's token; only this call cancels it. */
+  private static final class Token extends CancellationToken {
+    boolean fire(String reason) {
+      return cancel(reason);
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.Interceptor;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.ProtocolVersion;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A role's method table and the interceptor chain every inbound request runs through.
+ *
+ * <p>Design note (MCP specification, "Lifecycle", "Capability Negotiation", "Versioning"). One
+ * table per role, one {@link MethodRow} per method; one table per server or client, shared by
+ * all its sessions (a session holds no copy). A request runs through: the user's interceptors in
+ * order, then Herald's gates, each an {@link Interceptor} too: the method gate (a method not in
+ * the table, or not in the request's protocol version, is -32601), the lifecycle gate (-32600
+ * before the handshake, except for rows marked {@code beforeInitialized}), the capability gate
+ * (-32601 when the capability the row names was not declared, as the specification's
+ * MethodNotFoundError says); then the invoker decodes the params into the row's params type
+ * (-32602 on failure, from {@link McpJson#fromTree}), calls the handler and encodes its result.
+ * What an exception becomes on the wire is decided after the chain, once, by {@link
+ * ExceptionTranslation}. The chain contract is checked the way OkHttp's {@code
+ * RealInterceptorChain} does: {@code proceed()} twice or a {@code null} result fails with a
+ * message naming the interceptor.
+ *
+ * <p>Notification rows are handed to the engine's notification registry ({@link
+ * #registerNotifications}); they do not run through the chain, and their versions are not
+ * checked yet (an unknown notification is dropped by the engine, never answered). Outbound
+ * notifications do not run through a chain either: they are gated by the role's notification
+ * gate and, when fanned out, encoded once for every session, which a per-message chain would
+ * undo.
+ *
+ * <p>Thread-safe and immutable once built.
+ *
+ * @param <S> what requests arrive on (a server session, a client)
+ */
+public final class MethodTable<S> {
+  private final Map<String, MethodRow<S, ?, ?>> requests;
+  private final Map<String, MethodRow<S, ?, ?>> notifications;
+  private final List<Interceptor<S>> chain;
+  private final Role<S> role;
+
+  /**
+   * What the table asks the role about one request: its protocol version, whether the handshake
+   * is done, and whether a capability was declared. The capability question is one function so
+   * that per-request client capabilities (2026-07-28 {@code _meta}) can be added to it as an
+   * additive layer without touching the table.
+   */
+  public interface Role<S> {
+    /** The request's protocol version, or {@code null} while none is known (before {@code initialize}). */
+    @Nullable ProtocolVersion version(S session, InboundCall call);
+
+    /** Whether the session is past {@code initialize}. */
+    boolean initialized(S session);
+
+    /** Whether {@code capability} was declared by the side that declares it, for this request. */
+    boolean declared(S session, Capability capability, InboundCall call);
+  }
+
+  private MethodTable(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> user, Role<S> role) {
+    Map<String, MethodRow<S, ?, ?>> req = new HashMap<>();
+    Map<String, MethodRow<S, ?, ?>> not = new HashMap<>();
+    for (MethodRow<S, ?, ?> row : rows) {
+      Map<String, MethodRow<S, ?, ?>> into = row.kind() == MethodRow.Kind.REQUEST ? req : not;
+      if (into.putIfAbsent(row.method(), row) != null) {
+        throw new IllegalArgumentException("two rows for " + row.method());
+      }
+    }
+    this.requests = Map.copyOf(req);
+    this.notifications = Map.copyOf(not);
+    this.role = role;
+    List<Interceptor<S>> all = new ArrayList<>(user);
+    all.add(new MethodGate<>());
+    all.add(new LifecycleGate<>(role));
+    all.add(new CapabilityGate<>(role));
+    all.add(new Invoker<>());
+    this.chain = List.copyOf(all);
+  }
+
+  /**
+   * A table of {@code rows} with the user's {@code interceptors} (outermost first) in front of
+   * Herald's gates.
+   *
+   * @throws IllegalArgumentException if two rows name the same method
+   */
+  public static <S> MethodTable<S> of(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> interceptors, Role<S> role) {
+    return new MethodTable<>(List.copyOf(rows), List.copyOf(interceptors), Objects.requireNonNull(role, "role"));
+  }
+
+  /** The request row for {@code method}, or {@code null}. */
+  public @Nullable MethodRow<S, ?, ?> row(String method) {
+    return requests.get(method);
+  }
+
+  /**
+   * Runs one request through the chain (on its virtual thread).
+   *
+   * @throws Exception what the chain threw; {@link ExceptionTranslation} decides what it becomes
+   */
+  public JsonNode dispatch(S session, InboundCall call) throws Exception {
+    RealChain<S> first = new RealChain<>(chain, 0, session, call, role.version(session, call), requests.get(call.method()));
+    return first.proceed();
+  }
+
+  /** Registers the notification rows with an engine being built, bound to {@code session}. */
+  public void registerNotifications(SessionEngine.Builder engine, java.util.function.Supplier<S> session) {
+    for (MethodRow<S, ?, ?> row : notifications.values()) {
+      engine.onNotification(row.method(), params -> notify(row, session.get(), params));
+    }
+  }
+
+  @SuppressWarnings("NullAway") // a notification has no InboundCall; notification rows never read it
+  private static <S, P, R> void notify(MethodRow<S, P, R> row, S session, tools.jackson.databind.node.@Nullable ObjectNode params) {
+    try {
+      row.handler().handle(session, decode(row, params), null);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("notification handler for " + row.method() + " failed", e);
+    }
+  }
+
+  static <P> @Nullable P decode(MethodRow<?, P, ?> row, tools.jackson.databind.node.@Nullable ObjectNode params) {
+    return row.paramsType() == Void.class ? null : McpJson.fromTree(params, row.paramsType());
+  }
+
+  /** Unknown methods and methods of another protocol version: -32601 from the table. */
+  private static final class MethodGate<S> implements Interceptor<S> {
+    @Override
+    public JsonNode intercept(Chain<S> chain) throws Exception {
+      RealChain<S> c = (RealChain<S>) chain;
+      MethodRow<S, ?, ?> row = c.rowOrNull();
+      if (row == null) {
+        throw McpException.methodNotFound(chain.method());
+      }
+      ProtocolVersion v = c.version();
+      boolean exists = v != null
+          ? row.existsIn(v)
+          : ProtocolVersion.legacyVersions().stream().anyMatch(row::existsIn); // before initialize
+      if (!exists) {
+        throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + chain.method()
+            + (v == null ? " (send initialize first)" : " is not part of protocol version " + v.wire()));
+      }
+      return chain.proceed();
+    }
+  }
+
+  /** Before {@code initialize}, only rows marked {@code beforeInitialized}: -32600. */
+  private record LifecycleGate<S>(Role<S> role) implements Interceptor<S> {
+    @Override
+    public JsonNode intercept(Chain<S> chain) throws Exception {
+      if (!((RealChain<S>) chain).row().beforeInitialized() && !role.initialized(chain.session())) {
+        throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: the session is not initialized; send initialize first");
+      }
+      return chain.proceed();
+    }
+  }
+
+  /** A row's capability must have been declared: -32601 otherwise. */
+  private record CapabilityGate<S>(Role<S> role) implements Interceptor<S> {
+    @Override
+    public JsonNode intercept(Chain<S> chain) throws Exception {
+      RealChain<S> c = (RealChain<S>) chain;
+      Capability needed = c.row().capability();
+      if (needed != null && !role.declared(chain.session(), needed, c.call())) {
+        String who = needed instanceof Capability.OfServer ? "server" : "client";
+        throw new McpException(ErrorCodes.METHOD_NOT_FOUND,
+            "Method not found: " + chain.method() + " (the " + who + " did not declare the " + needed.name() + " capability)");
+      }
+      return chain.proceed();
+    }
+  }
+
+  /** The end of the chain: params decoded into the row's type, the handler, the result encoded. */
+  private static final class Invoker<S> implements Interceptor<S> {
+    @Override
+    public JsonNode intercept(Chain<S> chain) throws Exception {
+      RealChain<S> c = (RealChain<S>) chain;
+      return invoke(c.row(), chain.session(), c.call());
+    }
+
+    private static <S, P, R> JsonNode invoke(MethodRow<S, P, R> row, S session, InboundCall call) throws Exception {
+      R result = row.handler().handle(session, decode(row, call.params()), call);
+      if (result == null) {
+        return McpJson.object();
+      }
+      return result instanceof JsonNode node ? node : McpJson.toTree(result);
+    }
+  }
+}

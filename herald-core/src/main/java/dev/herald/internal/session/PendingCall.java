@@ -1,0 +1,163 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.Scheduler;
+import dev.herald.session.TimeoutException;
+import dev.herald.wire.McpException;
+import dev.herald.wire.RequestId;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An outbound request waiting for its response, with its two clocks (idle, reset only by
+ * accepted progress; absolute, never extended) and its progress tracker. Leaves the pending
+ * table exactly once, through {@link #finish}.
+ */
+final class PendingCall implements OutboundCall {
+  private static final System.Logger LOG = System.getLogger("dev.herald.session.progress");
+  private final SessionEngine engine;
+  private final RequestId id;
+  private final String method;
+  private final @Nullable RequestId originatedBy;
+  private final @Nullable ProgressTracker tracker;
+  private final SerialExecutor callbacks;
+  private final CompletableFuture<JsonNode> future = new CompletableFuture<>();
+  private final AtomicBoolean done = new AtomicBoolean();
+  private final long idleNanos;
+  private final long deadline; // absolute, in ticker nanos; Long.MAX_VALUE when none
+  private volatile long lastActivity;
+  private volatile Scheduler.@Nullable Cancellable timer;
+
+  PendingCall(
+      SessionEngine engine,
+      RequestId id,
+      String method,
+      @Nullable RequestId originatedBy,
+      @Nullable ProgressTracker tracker,
+      SerialExecutor callbacks,
+      CallOptions options,
+      long now) {
+    this.engine = engine;
+    this.id = id;
+    this.method = method;
+    this.originatedBy = originatedBy;
+    this.tracker = tracker;
+    this.callbacks = callbacks;
+    this.idleNanos = options.idleTimeout() == null ? Long.MAX_VALUE : options.idleTimeout().toNanos();
+    this.deadline = options.timeout() == null ? Long.MAX_VALUE : saturatedAdd(now, options.timeout().toNanos());
+    this.lastActivity = now;
+  }
+
+  @Override
+  public RequestId id() {
+    return id;
+  }
+
+  String method() {
+    return method;
+  }
+
+  @Nullable RequestId originatedBy() {
+    return originatedBy;
+  }
+
+  @Override
+  public CompletableFuture<JsonNode> result() {
+    return future;
+  }
+
+  @Override
+  public boolean cancel(String reason) {
+    return engine.cancelOutbound(this, reason, new CancelledException(reason), ProgressRecord.Terminal.CANCELLED);
+  }
+
+  @Override
+  public Optional<ProgressRecord> progressRecord() {
+    return tracker == null ? Optional.empty() : Optional.of(tracker.record());
+  }
+
+  @Nullable ProgressTracker tracker() {
+    return tracker;
+  }
+
+  boolean isDone() {
+    return done.get();
+  }
+
+  /** Accepted progress: the idle clock starts again. */
+  void touch(long now) {
+    lastActivity = now;
+  }
+
+  /** Arms (or re-arms) the timer for the nearer of the two clocks. */
+  void armTimer(Scheduler scheduler, long now) {
+    long next = nextDeadline();
+    if (next == Long.MAX_VALUE || done.get()) {
+      return;
+    }
+    timer = scheduler.schedule(() -> engine.checkTimeout(this), Math.max(0, next - now));
+  }
+
+  long nextDeadline() {
+    long idleAt = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(lastActivity, idleNanos);
+    return Math.min(idleAt, deadline);
+  }
+
+  /** Which clock has run out at {@code now}, or {@code null}. */
+  TimeoutException.@Nullable Clock expired(long now) {
+    if (now - deadline >= 0 && deadline != Long.MAX_VALUE) {
+      return TimeoutException.Clock.ABSOLUTE;
+    }
+    if (idleNanos != Long.MAX_VALUE && now - saturatedAdd(lastActivity, idleNanos) >= 0) {
+      return TimeoutException.Clock.IDLE;
+    }
+    return null;
+  }
+
+  /**
+   * Ends the call once. The progress token is closed first (final render), then the future
+   * completes, both on the call's callback executor so the caller sees the final value before the
+   * result. Returns false if the call had already ended.
+   */
+  boolean finish(ProgressRecord.Terminal how, @Nullable JsonNode result, @Nullable Throwable failure, ProgressRegistry registry) {
+    if (!done.compareAndSet(false, true)) {
+      return false;
+    }
+    Scheduler.Cancellable t = timer;
+    if (t != null) {
+      t.cancel();
+    }
+    if (tracker != null) {
+      registry.close(tracker, how);
+      if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+        ProgressRecord r = tracker.record();
+        LOG.log(System.Logger.Level.DEBUG,
+            "{0} {1} ended by {2}: progress token {3}, {4} accepted, {5} refused {6}, {7} rendered, last {8}, total {9}, {10} ms",
+            method, id, how, r.tokenHash(), r.accepted(), r.rejectedTotal(), r.rejected(), r.rendered(),
+            r.lastProgress(), r.totalKnown() ? "known" : "unknown", r.elapsed().toMillis());
+      }
+    }
+    callbacks.execute(() -> {
+      if (failure != null) {
+        future.completeExceptionally(failure);
+      } else {
+        future.complete(result);
+      }
+    });
+    return true;
+  }
+
+  static McpException asException(dev.herald.wire.JsonRpcMessage.ErrorObject error) {
+    return McpException.fromError(error);
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    long r = a + b;
+    return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+  }
+}

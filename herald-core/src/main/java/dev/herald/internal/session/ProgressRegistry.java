@@ -1,0 +1,87 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
+import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.ProgressToken;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The receiver's registry of progress tokens for one session (docs/notifications.md, "The
+ * receiver's rules"; MCP 2025-11-25 basic/utilities/progress). A token is registered when its
+ * request is sent and closed exactly once when the request ends; a bounded set of tombstones then
+ * tells a late update from an unknown one. An update is
+ * only ever applied to the row that owns its token.
+ *
+ * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own monitor.
+ */
+public final class ProgressRegistry {
+  /** How many closed tokens are remembered to tell "late" from "unknown". */
+  public static final int TOMBSTONES = 1024;
+
+  private final ConcurrentHashMap<ProgressToken, ProgressTracker> active = new ConcurrentHashMap<>();
+  // guarded by its own monitor (short, non-blocking sections: no ReentrantLock per session)
+  private final LinkedHashMap<ProgressToken, Tombstone> tombstones =
+      new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ProgressToken, Tombstone> eldest) {
+          return size() > TOMBSTONES;
+        }
+      };
+
+  /** What is kept of a closed token for a short diagnostic window. */
+  record Tombstone(ProgressRecord.Terminal terminal, @Nullable Double finalProgress) {}
+
+  /**
+   * Registers a token for a request about to be sent.
+   *
+   * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
+   */
+  public void register(ProgressTracker tracker) {
+    if (active.putIfAbsent(tracker.token(), tracker) != null) {
+      throw new IllegalStateException("progress token already active: " + tracker.token());
+    }
+    synchronized (tombstones) {
+      tombstones.remove(tracker.token());
+    }
+  }
+
+  /**
+   * Routes an arriving update to the tracker that owns its token; empty when accepted. The
+   * session reports the verdict to its {@link EventListener}.
+   */
+  public Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
+    ProgressTracker tracker = active.get(params.progressToken());
+    if (tracker == null) {
+      boolean wasClosed;
+      synchronized (tombstones) {
+        wasClosed = tombstones.containsKey(params.progressToken());
+      }
+      return Optional.of(wasClosed ? ProgressRejection.LATE : ProgressRejection.UNKNOWN);
+    }
+    return tracker.accept(params);
+  }
+
+  /** Closes a token once: final flush, then a tombstone. */
+  public void close(ProgressTracker tracker, ProgressRecord.Terminal how) {
+    if (!tracker.close(how)) {
+      return;
+    }
+    synchronized (tombstones) {
+      tombstones.put(tracker.token(), new Tombstone(how, tracker.lastValue()));
+    }
+    active.remove(tracker.token(), tracker);
+  }
+
+  boolean isActive(ProgressToken token) {
+    return active.containsKey(token);
+  }
+
+  int activeCount() {
+    return active.size();
+  }
+}

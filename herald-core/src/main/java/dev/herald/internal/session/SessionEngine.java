@@ -1,0 +1,773 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.EventListener;
+import dev.herald.session.ProgressRejection;
+import dev.herald.session.CallOptions;
+import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressReporter;
+import dev.herald.session.Scheduler;
+import dev.herald.session.Ticker;
+import dev.herald.session.TimeoutException;
+import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
+import dev.herald.wire.CancelledNotificationParams;
+import dev.herald.wire.DecodedMessage;
+import dev.herald.wire.EncodedMessage;
+import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
+import dev.herald.wire.MessageCodec;
+import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.ProgressToken;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.RequestId;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The session engine: one per connection, used by both the server and the client role.
+ *
+ * <p>Design note (DESIGN.md "The session engine", issue 2). It keeps two tables. Outbound: request
+ * id to {@link PendingCall}, each with two clocks and an optional progress tracker, each leaving
+ * exactly once (response, error, cancel, timeout, connection end). Inbound: raw request id to
+ * {@link InboundCall}, each on its own virtual thread with a cancellation token and a progress
+ * emitter; {@code notifications/cancelled} interrupts it, cancels the reverse calls it started
+ * (found by their "originated by" pointer) and suppresses its response. Progress tokens are scoped
+ * to this session: a second active request with the same token is refused with -32602. The
+ * notification registry drops unknown methods with a debug log and an event; unknown requests
+ * are the role's to answer with -32601. The reader thread never runs user code. What the session
+ * does, sends, holds back or drops is reported to its {@link EventListener} ({@link #events()}).
+ *
+ * <p>Thread-safe.
+ */
+public final class SessionEngine {
+  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+
+  private final Transport transport;
+  private final RequestHandler requests;
+  private final Map<String, NotificationHandler> notifications;
+  private final Ticker ticker;
+  private final Scheduler scheduler;
+  private final int maxInFlight;
+  private final Duration progressInterval;
+  private final CallOptions defaultOptions;
+  private final String name;
+  private final Duration drainGrace;
+
+  private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens = new ConcurrentHashMap<>();
+  private final ProgressRegistry progress = new ProgressRegistry();
+  private final AtomicLong nextId = new AtomicLong(1);
+  /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
+  private final java.util.concurrent.atomic.AtomicInteger unanswered = new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
+  private volatile @Nullable ProtocolVersion version;
+  /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
+  private final EventListener listener;
+  private final EventListener events;
+
+  private SessionEngine(Builder b) {
+    this.transport = Objects.requireNonNull(b.transport, "transport");
+    this.requests = Objects.requireNonNull(b.requests, "requests");
+    this.notifications = Map.copyOf(b.notifications);
+    this.ticker = b.ticker;
+    this.scheduler = b.scheduler;
+    this.maxInFlight = b.maxInFlight;
+    this.progressInterval = b.progressInterval;
+    this.defaultOptions = b.defaultOptions;
+    this.name = b.name;
+    this.drainGrace = b.drainGrace;
+    this.listener = b.listener;
+    this.events = GuardedEventListener.guard(b.listener);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts reading from the transport. */
+  public void start() {
+    if (!started.compareAndSet(false, true)) {
+      throw new IllegalStateException("session already started");
+    }
+    events.sessionOpened();
+    transport.start(
+        new Transport.Receiver() {
+          @Override
+          public void onFrame(DecodedMessage frame) {
+            SessionEngine.this.onFrame(frame);
+          }
+
+          @Override
+          public void onClose(@Nullable Throwable cause) {
+            SessionEngine.this.onTransportClosed(cause);
+          }
+        });
+  }
+
+  /** The negotiated protocol version, once known. */
+  public Optional<ProtocolVersion> version() {
+    return Optional.ofNullable(version);
+  }
+
+  /** Records the negotiated protocol version (the role does, at bring-up). */
+  public void version(ProtocolVersion v) {
+    this.version = v;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Ticker ticker() {
+    return ticker;
+  }
+
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  public boolean isOpen() {
+    return !closed.get();
+  }
+
+  /** Completes when the session ends, with the cause or {@code null} for an orderly end. */
+  public CompletableFuture<@Nullable Throwable> closed() {
+    return closeFuture;
+  }
+
+  /** The listener this session was built with ({@link EventListener#NONE} if none). */
+  public EventListener eventListener() {
+    return listener;
+  }
+
+  /**
+   * Where Herald reports this session's events: the listener, guarded so that it never throws
+   * into Herald, or {@link EventListener#NONE} itself (compare with {@code ==} to skip work).
+   */
+  public EventListener events() {
+    return events;
+  }
+
+  /** Requests still waiting for a response. */
+  public int pendingCount() {
+    return pending.size();
+  }
+
+  /** Requests from the peer still being handled. */
+  public int inFlightCount() {
+    return inFlight.size();
+  }
+
+  /** Progress tokens this side issued that are still active. */
+  public int activeProgressTokens() {
+    return progress.activeCount();
+  }
+
+  // ---------------------------------------------------------------- outbound
+
+  /**
+   * Sends a request.
+   *
+   * @param originatedBy the inbound request whose handler makes this call (it is routed to that
+   *     request's stream and cancelled with it), or {@code null}
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options, @Nullable RequestId originatedBy) {
+    if (closed.get()) {
+      throw new TransportException("session closed");
+    }
+    CallOptions effective = options.orDefaults(defaultOptions);
+    RequestId id = RequestId.of(nextId.getAndIncrement());
+    long now = ticker.nanos();
+    SerialExecutor callbacks = new SerialExecutor();
+    ProgressTracker tracker = null;
+    ObjectNode sentParams = params;
+    PendingCall[] self = new PendingCall[1];
+    if (effective.progress() != null) {
+      ProgressToken token = ProgressTokens.random();
+      tracker = new ProgressTracker(
+          token, effective.progress(), effective.renderInterval(), ticker, scheduler, callbacks,
+          acceptedAt -> {
+            PendingCall c = self[0];
+            if (c != null) {
+              c.touch(acceptedAt);
+            }
+          });
+      sentParams = params == null ? McpJson.object() : params.deepCopy();
+      JsonNode meta = sentParams.get("_meta");
+      ObjectNode metaObj = meta instanceof ObjectNode o ? o : McpJson.object();
+      metaObj.set("progressToken", McpJson.toTree(token));
+      sentParams.set("_meta", metaObj);
+    }
+    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now);
+    self[0] = call;
+    if (tracker != null) {
+      progress.register(tracker);
+    }
+    pending.put(id, call);
+    if (closed.get()) {
+      // shutdown() may have swept the table before our entry landed: fail it here, once
+      pending.remove(id, call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, new TransportException("session closed"), progress);
+      return call;
+    }
+    call.armTimer(scheduler, now);
+    try {
+      transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
+    } catch (RuntimeException e) {
+      pending.remove(id, call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, asTransportFailure(e), progress);
+    }
+    return call;
+  }
+
+  /** Sends a request with the session's default options. */
+  public OutboundCall request(String method, @Nullable ObjectNode params) {
+    return request(method, params, CallOptions.defaults(), null);
+  }
+
+  /**
+   * Sends a notification. It is reported to the {@link EventListener} as sent, or as dropped
+   * ({@link EventListener.DropReason#SESSION_CLOSED}) when it throws.
+   *
+   * @param relatedTo the inbound request it belongs to, or {@code null}
+   * @throws TransportException if the session is closed or the write fails
+   */
+  public void notify(String method, @Nullable ObjectNode params, @Nullable RequestId relatedTo) {
+    if (closed.get()) {
+      lost(method);
+      throw new TransportException("session closed");
+    }
+    try {
+      transport.send(new JsonRpcMessage.Notification(method, params), relatedTo);
+    } catch (RuntimeException e) {
+      lost(method);
+      throw e;
+    }
+    if (events != EventListener.NONE) {
+      events.notificationSent(EventListener.Family.of(method));
+    }
+  }
+
+  /** A notification that could not be sent: the session is closed or closing. */
+  private void lost(String method) {
+    if (events != EventListener.NONE) {
+      events.notificationDropped(EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
+    }
+  }
+
+  /**
+   * Sends a notification that is already encoded: a server fanning one notification out to many
+   * sessions encodes it once and hands the same bytes to each ({@link Transport#send(EncodedMessage,
+   * RequestId)}).
+   *
+   * <p>Reported as {@link #notify(String, ObjectNode, RequestId)} is.
+   *
+   * @param relatedTo the inbound request it belongs to, or {@code null}
+   * @throws IllegalArgumentException if the message is not a notification
+   * @throws TransportException if the session is closed or the write fails
+   */
+  public void notify(EncodedMessage notification, @Nullable RequestId relatedTo) {
+    if (!(notification.message() instanceof JsonRpcMessage.Notification n)) {
+      throw new IllegalArgumentException("not a notification: " + notification.message());
+    }
+    if (closed.get()) {
+      lost(n.method());
+      throw new TransportException("session closed");
+    }
+    try {
+      transport.send(notification, relatedTo);
+    } catch (RuntimeException e) {
+      lost(n.method());
+      throw e;
+    }
+    if (events != EventListener.NONE) {
+      events.notificationSent(EventListener.Family.of(n.method()));
+    }
+  }
+
+  /** Asks the transport to close one inbound request's stream for polling (see {@link Transport#pollStream}). */
+  boolean pollStream(RequestId request) {
+    return transport.pollStream(request);
+  }
+
+  boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
+    if (call.isDone()) {
+      return false;
+    }
+    // Free the entry before the caller can observe the failure (finish completes the future on
+    // another thread); a response racing this removal finds no entry and is counted as late.
+    pending.remove(call.id(), call);
+    if (!call.finish(how, null, failure, progress)) {
+      return false;
+    }
+    if (!closed.get()) {
+      try {
+        transport.send(
+            new JsonRpcMessage.Notification(
+                McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
+            call.originatedBy());
+        events.notificationSent(EventListener.Family.CANCELLED);
+      } catch (RuntimeException e) {
+        lost(McpMethods.CANCELLED);
+        LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
+      }
+    }
+    return true;
+  }
+
+  void checkTimeout(PendingCall call) {
+    if (call.isDone()) {
+      return;
+    }
+    long now = ticker.nanos();
+    TimeoutException.Clock which = call.expired(now);
+    if (which == null) {
+      call.armTimer(scheduler, now);
+      return;
+    }
+    String reason = which == TimeoutException.Clock.IDLE ? "idle timeout" : "timeout";
+    cancelOutbound(
+        call,
+        reason,
+        new TimeoutException(which, call.method() + " timed out (" + reason + ")"),
+        which == TimeoutException.Clock.IDLE ? ProgressRecord.Terminal.TIMEOUT_IDLE : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+  }
+
+  // ---------------------------------------------------------------- inbound
+
+  private void onFrame(DecodedMessage frame) {
+    switch (frame) {
+      case DecodedMessage.Valid v -> onMessage(v.message());
+      case DecodedMessage.Invalid bad -> {
+        events.invalidMessage(bad.error().code());
+        LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
+        if (bad.answerable()) {
+          sendQuietly(MessageCodec.errorFor(bad), bad.id());
+        }
+      }
+      case DecodedMessage.Batch batch -> {
+        ProtocolVersion v = version;
+        if (v == null || !v.batching()) {
+          events.invalidMessage(ErrorCodes.INVALID_REQUEST);
+          sendQuietly(
+              new JsonRpcMessage.Error(
+                  null,
+                  new JsonRpcMessage.ErrorObject(
+                      ErrorCodes.INVALID_REQUEST,
+                      "Invalid request: batches are not supported in protocol version "
+                          + (v == null ? "(not negotiated)" : v.wire()),
+                      null)),
+              null);
+        } else {
+          for (DecodedMessage item : batch.items()) {
+            onFrame(item);
+          }
+        }
+      }
+    }
+  }
+
+  private void onMessage(JsonRpcMessage message) {
+    switch (message) {
+      case JsonRpcMessage.Request r -> onRequest(r);
+      case JsonRpcMessage.Notification n -> onNotification(n);
+      case JsonRpcMessage.Result r -> onResponse(r.id(), r.result(), null);
+      case JsonRpcMessage.Error e -> {
+        if (e.id() == null) {
+          LOG.log(Level.DEBUG, "[{0}] peer reported an error: {1}", name, e.error().message());
+        } else {
+          onResponse(e.id(), null, e.error());
+        }
+      }
+    }
+  }
+
+  private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
+    PendingCall call = pending.remove(id);
+    if (call == null) {
+      events.responseIgnored(id);
+      LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
+      return;
+    }
+    boolean won = error != null
+        ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
+        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+    if (!won) {
+      // a local cancel or timeout ended the call between our removal and our finish
+      events.responseIgnored(id);
+      LOG.log(Level.DEBUG, "[{0}] response to {1} lost to a local cancel: ignored", name, id);
+    }
+  }
+
+  private void onRequest(JsonRpcMessage.Request r) {
+    if (closed.get()) {
+      return;
+    }
+    if (inFlight.containsKey(r.id())) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_REQUEST);
+      sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_REQUEST, "Invalid request: id " + r.id() + " is already in use by an active request"), null);
+      return;
+    }
+    if (inFlight.size() >= maxInFlight) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.LIMIT_EXCEEDED);
+      sendQuietly(errorResponse(r.id(), ErrorCodes.LIMIT_EXCEEDED, "Too many requests in flight (limit " + maxInFlight + ")"), r.id());
+      return;
+    }
+    ProgressToken token = null;
+    ObjectNode params = r.params();
+    JsonNode meta = params == null ? null : params.get("_meta");
+    if (meta != null && !meta.isNull()) {
+      if (!meta.isObject()) {
+        events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
+        sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"), r.id());
+        return;
+      }
+      JsonNode t = meta.get("progressToken");
+      if (t != null && !t.isNull()) {
+        try {
+          token = ProgressToken.fromJson(t);
+        } catch (IllegalArgumentException e) {
+          events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
+          sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progressToken must be a string or an integer"), r.id());
+          return;
+        }
+      }
+    }
+    ProgressReporter reporter = token == null
+        ? ProgressReporter.NONE
+        : new ProgressEmitter(token, n -> sendProgress(n, r.id()), progressInterval, ticker, scheduler, events);
+    InboundCall call = new InboundCall(this, r, reporter, token);
+    if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
+      events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
+      sendQuietly(
+          errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progress token is already in use by another active request"),
+          r.id());
+      return;
+    }
+    unanswered.incrementAndGet();
+    inFlight.put(r.id(), call);
+    Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call));
+    call.bindThread(t);
+    t.start();
+  }
+
+  private void sendProgress(JsonRpcMessage.Notification progress, RequestId relatedTo) {
+    try {
+      transport.send(progress, relatedTo);
+    } catch (RuntimeException e) {
+      lost(McpMethods.PROGRESS);
+      throw e;
+    }
+    events.notificationSent(EventListener.Family.PROGRESS);
+  }
+
+  private void run(InboundCall call) {
+    long startedAt = events == EventListener.NONE ? 0 : ticker.nanos();
+    events.requestStarted(call.method(), call.id());
+    JsonRpcMessage.Response response;
+    try {
+      JsonNode result = requests.handle(call);
+      response = new JsonRpcMessage.Result(call.id(), result == null ? McpJson.object() : result);
+    } catch (Throwable e) {
+      response = ExceptionTranslation.toResponse(e, call, name);
+    }
+    boolean won = call.tryComplete();
+    if (won && call.progress() instanceof ProgressEmitter emitter) {
+      emitter.close(); // the last value goes out before the response
+    }
+    release(call);
+    if (events != EventListener.NONE) {
+      ended(call, startedAt, won ? response : null); // before the peer can see the response
+    }
+    if (won) {
+      sendQuietly(response, call.id());
+    }
+    unanswered.decrementAndGet();
+    Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
+  }
+
+  private void ended(InboundCall call, long startedAt, JsonRpcMessage.@Nullable Response response) {
+    Duration elapsed = Duration.ofNanos(ticker.nanos() - startedAt);
+    switch (response) {
+      case null -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.CANCELLED, 0);
+      case JsonRpcMessage.Error e -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.ERROR, e.error().code());
+      case JsonRpcMessage.Result r -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.OK, 0);
+    }
+  }
+
+  /**
+   * Frees what the call holds. Everything is removed only if it is still this call's: the peer may
+   * already have reused the id for a new request while this call's handler was finishing.
+   */
+  private void release(InboundCall call) {
+    inFlight.remove(call.id(), call);
+    ProgressToken token = call.progressToken();
+    if (token != null) {
+      inboundTokens.remove(token, call);
+    }
+    cancelChildren(call.id(), "originating request ended");
+  }
+
+  private void cancelChildren(RequestId parent, String reason) {
+    for (PendingCall child : pending.values()) {
+      if (parent.equals(child.originatedBy())) {
+        child.cancel(reason);
+      }
+    }
+  }
+
+  private void onNotification(JsonRpcMessage.Notification n) {
+    switch (n.method()) {
+      case McpMethods.CANCELLED -> onCancelled(n.params());
+      case McpMethods.PROGRESS -> onProgress(n.params());
+      default -> {
+        NotificationHandler h = notifications.get(n.method());
+        if (h == null) {
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
+          LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
+          return;
+        }
+        try {
+          h.handle(n.params());
+        } catch (RuntimeException e) {
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.HANDLER_FAILED);
+          LOG.log(Level.DEBUG, "[" + name + "] notification handler for " + n.method() + " failed", e);
+        }
+      }
+    }
+  }
+
+  private void onCancelled(@Nullable ObjectNode params) {
+    CancelledNotificationParams p;
+    try {
+      p = McpJson.fromTree(params, CancelledNotificationParams.class);
+    } catch (McpException e) {
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
+      return;
+    }
+    if (p.requestId() == null) {
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
+      return;
+    }
+    InboundCall call = inFlight.get(p.requestId());
+    if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
+      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.NOT_CANCELLABLE);
+      LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
+      return;
+    }
+    cancelInbound(call, p.reason() == null ? "cancelled by peer" : p.reason());
+  }
+
+  private void cancelInbound(InboundCall call, String reason) {
+    if (call.progress() instanceof ProgressEmitter emitter) {
+      emitter.abandon();
+    }
+    call.cancelToken(reason);
+    call.interrupt();
+    release(call);
+  }
+
+  private void onProgress(@Nullable ObjectNode params) {
+    ProgressNotificationParams p;
+    try {
+      p = McpJson.fromTree(params, ProgressNotificationParams.class);
+    } catch (McpException e) {
+      events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.MALFORMED);
+      LOG.log(Level.DEBUG, "[{0}] malformed progress notification dropped", name);
+      return;
+    }
+    Optional<ProgressRejection> refused = progress.onProgress(p);
+    if (refused.isPresent()) {
+      events.progressRefused(refused.get());
+      LOG.log(Level.DEBUG, "[{0}] progress refused: {1}", name, refused.get());
+    } else {
+      events.progressAccepted();
+    }
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  private void onTransportClosed(@Nullable Throwable cause) {
+    if (cause != null || unanswered.get() == 0 || drainGrace.isZero()) {
+      shutdown(cause);
+      return;
+    }
+    // The peer closed its side in an orderly way (stdin EOF): let requests already read finish,
+    // for a bounded time, so their responses still go out; then end the session.
+    Thread.ofVirtual().name("herald-" + name + "-drain").start(() -> {
+      long deadline = System.nanoTime() + drainGrace.toNanos();
+      try {
+        while (unanswered.get() > 0 && System.nanoTime() - deadline < 0) {
+          Thread.sleep(5);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      shutdown(null);
+    });
+  }
+
+  /** Ends the session: pending calls fail, handlers are cancelled, the transport is closed. */
+  public void close() {
+    shutdown(null);
+  }
+
+  private void shutdown(@Nullable Throwable cause) {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
+    TransportException failure = cause instanceof TransportException te ? te : new TransportException("connection closed", cause);
+    for (PendingCall call : pending.values()) {
+      pending.remove(call.id(), call);
+      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
+    }
+    for (InboundCall call : inFlight.values()) {
+      if (call.tryCancel()) {
+        cancelInbound(call, "connection closed");
+      }
+    }
+    try {
+      transport.close();
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] transport close failed: {1}", name, e.getMessage());
+    }
+    events.sessionClosed(cause);
+    closeFuture.complete(cause);
+  }
+
+  private void sendQuietly(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+    try {
+      transport.send(message, relatedTo);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] send failed: {1}", name, e.getMessage());
+    }
+  }
+
+  private static JsonRpcMessage.Error errorResponse(RequestId id, int code, String message) {
+    return new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(code, message, null));
+  }
+
+  private static TransportException asTransportFailure(RuntimeException e) {
+    return e instanceof TransportException te ? te : new TransportException("send failed: " + e.getMessage(), e);
+  }
+
+  /** Builds a {@link SessionEngine}. */
+  public static final class Builder {
+    private @Nullable Transport transport;
+    private @Nullable RequestHandler requests;
+    private final Map<String, NotificationHandler> notifications = new ConcurrentHashMap<>();
+    private Ticker ticker = Ticker.system();
+    private Scheduler scheduler = Scheduler.system();
+    private int maxInFlight = 256;
+    private Duration progressInterval = Duration.ofMillis(50);
+    private CallOptions defaultOptions = CallOptions.defaults();
+    private String name = "session";
+    private Duration drainGrace = Duration.ofSeconds(2);
+    private EventListener listener = EventListener.NONE;
+
+    private Builder() {}
+
+    /** The session's event listener (default {@link EventListener#NONE}); Herald guards its calls. */
+    public Builder eventListener(EventListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * How long requests already received may run after the peer closes its side in an orderly way
+     * (stdin EOF) before they are cancelled (default 2 s; ZERO cancels at once).
+     */
+    public Builder drainGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("drainGrace must not be negative: " + grace);
+      }
+      this.drainGrace = grace;
+      return this;
+    }
+
+    public Builder transport(Transport transport) {
+      this.transport = Objects.requireNonNull(transport, "transport");
+      return this;
+    }
+
+    public Builder requests(RequestHandler handler) {
+      this.requests = Objects.requireNonNull(handler, "handler");
+      return this;
+    }
+
+    /**
+     * Registers a handler for a notification method.
+     *
+     * @throws IllegalArgumentException for the engine's own methods or a method registered twice
+     */
+    public Builder onNotification(String method, NotificationHandler handler) {
+      if (McpMethods.CANCELLED.equals(method) || McpMethods.PROGRESS.equals(method)) {
+        throw new IllegalArgumentException(method + " is handled by the session engine itself");
+      }
+      if (notifications.putIfAbsent(method, Objects.requireNonNull(handler, "handler")) != null) {
+        throw new IllegalArgumentException("a handler for " + method + " was already registered");
+      }
+      return this;
+    }
+
+    public Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      return this;
+    }
+
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    public Builder maxInFlight(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxInFlight must be at least 1, was " + max);
+      }
+      this.maxInFlight = max;
+      return this;
+    }
+
+    /** The sender's progress cadence: at most one notification per interval per request. */
+    public Builder progressInterval(Duration interval) {
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("progressInterval must not be negative: " + interval);
+      }
+      this.progressInterval = interval;
+      return this;
+    }
+
+    public Builder defaultCallOptions(CallOptions options) {
+      this.defaultOptions = Objects.requireNonNull(options, "options");
+      return this;
+    }
+
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public SessionEngine build() {
+      return new SessionEngine(this);
+    }
+  }
+}
