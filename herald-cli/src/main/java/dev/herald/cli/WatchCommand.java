@@ -1,7 +1,6 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
-import dev.herald.internal.session.EngineAccess;
 import dev.herald.wire.LoggingLevel;
 import java.io.PrintStream;
 import java.time.LocalTime;
@@ -94,7 +93,7 @@ final class WatchCommand implements Callable<Integer> {
       err.flush();
       Throwable cause;
       try {
-        cause = EngineAccess.of(c).closed().get();
+        cause = c.sessionClosed().get();
       } catch (ExecutionException e) {
         cause = e.getCause();
       }

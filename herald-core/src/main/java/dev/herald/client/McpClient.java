@@ -134,6 +134,7 @@ public final class McpClient implements AutoCloseable {
         ListResourceTemplatesResult::resourceTemplates, ListResourceTemplatesResult::nextCursor));
   }
 
+  /** A builder with the defaults each setter names; connect it with {@link Builder#connect}. */
   public static Builder builder() {
     return new Builder();
   }
@@ -401,6 +402,17 @@ public final class McpClient implements AutoCloseable {
     return roots.get();
   }
 
+  /**
+   * Completes when the current session ends: with the cause when the connection failed or the
+   * server went away, with {@code null} after an orderly {@link #close()}. A client connected with
+   * a source of transports may replace a session the server lost (see {@link
+   * Builder#connect(java.util.function.Supplier)}); the future returned here belongs to the session
+   * current at the call.
+   */
+  public CompletableFuture<@Nullable Throwable> sessionClosed() {
+    return engine.closed();
+  }
+
   /** Ends the session and closes the transport (for a subprocess: stdin, SIGTERM, SIGKILL). */
   @Override
   public void close() {
@@ -622,11 +634,17 @@ public final class McpClient implements AutoCloseable {
       return eventListenerFactory(role -> listener);
     }
 
+    /** The {@code clientInfo} name and version (default {@code herald-client} {@code 0.1.0}). */
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);
       return this;
     }
 
+    /**
+     * The {@code clientInfo} (default {@code herald-client} {@code 0.1.0}).
+     *
+     * @throws NullPointerException if {@code info} is null
+     */
     public Builder info(Implementation info) {
       this.info = Objects.requireNonNull(info);
       return this;
@@ -634,7 +652,7 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Extra capabilities to declare (experimental, extensions, tasks). Sampling, elicitation and
-     * roots are declared by giving their handlers.
+     * roots are declared by giving their handlers. Default: none beyond what the handlers imply.
      */
     public Builder capabilities(ClientCapabilities capabilities) {
       this.capabilities = Objects.requireNonNull(capabilities);
@@ -654,22 +672,36 @@ public final class McpClient implements AutoCloseable {
       return this;
     }
 
-    /** Default clocks for every call that sets none. */
+    /**
+     * Default clocks for every call that sets none (default {@link CallOptions#defaults()}: no idle
+     * timeout and no absolute deadline).
+     */
     public Builder defaultCallOptions(CallOptions options) {
       this.defaults = Objects.requireNonNull(options);
       return this;
     }
 
+    /**
+     * How long {@link #connect} waits for the server's {@code initialize} answer (default 30 s).
+     * {@code initialize} is never cancelled on the wire; the connection is closed instead.
+     *
+     * @throws IllegalArgumentException if zero or negative
+     */
     public Builder initializeTimeout(Duration timeout) {
-      this.initializeTimeout = Objects.requireNonNull(timeout);
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("initializeTimeout must be positive, was " + timeout);
+      }
+      this.initializeTimeout = timeout;
       return this;
     }
 
+    /** The clock for call timeouts and progress cadence (default {@link Ticker#system()}); tests pass a manual one. */
     public Builder ticker(Ticker ticker) {
       this.ticker = Objects.requireNonNull(ticker);
       return this;
     }
 
+    /** The timer for call timeouts and render cadence (default {@link Scheduler#system()}); tests pass a manual one. */
     public Builder scheduler(Scheduler scheduler) {
       this.scheduler = Objects.requireNonNull(scheduler);
       return this;
@@ -700,13 +732,19 @@ public final class McpClient implements AutoCloseable {
       return this;
     }
 
-    /** Answers {@code sampling/createMessage}; declares the {@code sampling} capability. */
+    /**
+     * Answers {@code sampling/createMessage}; declares the {@code sampling} capability. Default:
+     * none, the capability is not declared and such requests are refused.
+     */
     public Builder sampling(SamplingHandler handler) {
       this.sampling = Objects.requireNonNull(handler);
       return this;
     }
 
-    /** Answers form-mode {@code elicitation/create}; declares {@code elicitation: {form: {}}}. */
+    /**
+     * Answers form-mode {@code elicitation/create}; declares {@code elicitation: {form: {}}}.
+     * Default: none, the capability is not declared and such requests are refused.
+     */
     public Builder elicitation(ElicitationHandler handler) {
       this.elicitation = Objects.requireNonNull(handler);
       return this;
@@ -714,7 +752,8 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * The host's roots, answered to {@code roots/list}; declares {@code roots: {listChanged: true}}
-     * so {@link McpClient#setRoots} can tell the server when they change.
+     * so {@link McpClient#setRoots} can tell the server when they change. Default: none, the
+     * capability is not declared and {@code roots/list} is refused.
      */
     public Builder roots(List<Root> roots) {
       this.roots = List.copyOf(roots);

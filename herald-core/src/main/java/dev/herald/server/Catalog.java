@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * or uri template), changeable at run time. The server holds one layer per kind; a session sees
  * the server's layer with its own on top ({@link LayeredCatalog}).
  *
- * <p>Design note (MCP server features: tools, resources, prompts; spec §4.6 {@code
+ * <p>Design note (MCP server features: tools, resources, prompts; MCP 2025-11-25 {@code
  * list_changed}). Every layer is the same object whatever it holds; a {@link Kind} says how its
  * entries are keyed, in which order they are listed, and which {@link CatalogArea} a change
  * announces. Lists are ordered ({@link Order}) so that pagination cursors, which are offsets,

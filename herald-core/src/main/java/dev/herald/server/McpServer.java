@@ -432,6 +432,8 @@ public final class McpServer {
      * Registers the completion handler for a prompt's arguments ({@code PromptReference.of(name)})
      * or a resource template's variables ({@code ResourceTemplateReference.of(uriTemplate)}). The
      * server then declares {@code completions: {}}.
+     *
+     * @throws NullPointerException if {@code ref} or {@code handler} is null
      */
     public Builder completion(CompletionReference ref, CompletionHandler handler) {
       Objects.requireNonNull(ref, "ref");
@@ -450,7 +452,12 @@ public final class McpServer {
       return this;
     }
 
-    /** Most resource subscriptions one session may hold (default 100). */
+    /**
+     * Most resource subscriptions one session may hold (default 100). A {@code resources/subscribe}
+     * beyond the cap is refused with a JSON-RPC error and the session keeps its subscriptions.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
     public Builder maxSubscriptionsPerSession(int max) {
       if (max < 1) {
         throw new IllegalArgumentException("maxSubscriptionsPerSession must be at least 1, was " + max);
@@ -459,7 +466,12 @@ public final class McpServer {
       return this;
     }
 
-    /** Items per page of every list method (default 50). */
+    /**
+     * Items per page of every list method (default 50); longer lists are paginated with signed
+     * cursors.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
     public Builder pageSize(int size) {
       if (size < 1) {
         throw new IllegalArgumentException("pageSize must be at least 1, was " + size);
@@ -468,19 +480,23 @@ public final class McpServer {
       return this;
     }
 
-    /** The {@code serverInfo} name and version. */
+    /** The {@code serverInfo} name and version (default {@code herald-server} {@code 0.1.0}). */
     public Builder info(String name, String version) {
       this.info = Implementation.of(name, version);
       return this;
     }
 
-    /** The {@code serverInfo}. */
+    /**
+     * The {@code serverInfo} (default {@code herald-server} {@code 0.1.0}).
+     *
+     * @throws NullPointerException if {@code info} is null
+     */
     public Builder info(Implementation info) {
       this.info = Objects.requireNonNull(info, "info");
       return this;
     }
 
-    /** The {@code instructions} sent in every {@code initialize} answer. */
+    /** The {@code instructions} sent in every {@code initialize} answer (default: none, the field is left out). */
     public Builder instructions(String instructions) {
       this.instructions = instructions;
       return this;

@@ -9,7 +9,7 @@ import tools.jackson.core.JacksonException;
 
 /**
  * A tool in a catalog: its definition, its handler and its schemas compiled once at registration
- * (issue 3). Typed tools are adapted to the raw handler shape here, so the call path is one.
+ * (MCP 2025-11-25 server/tools). Typed tools are adapted to the raw handler shape here, so the call path is one.
  */
 record RegisteredTool(Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
   /** Tools are keyed by name and listed sorted by name. */

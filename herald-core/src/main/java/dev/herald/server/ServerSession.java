@@ -75,7 +75,7 @@ public final class ServerSession {
   private final McpServer server;
   private final SessionEngine engine;
   private final EventListener events;
-  // An idle session is kept small (DESIGN "hold an idle session in a few small objects"): the
+  // An idle session is kept small (docs/architecture.md, "Performance we design for"): the
   // state and the dirty bits are plain volatile fields changed through VarHandles, and the
   // per-session debouncers exist only once this session's own overlay changed.
   private volatile State state = State.NEW;
@@ -427,7 +427,7 @@ public final class ServerSession {
    * Sends a log message to this session only, on its standing stream, if its gate admits it (see
    * the class comment). Strings in {@code data} and the logger name lose control characters and
    * are length-capped, but Herald cannot tell a secret from other text: <b>never log
-   * credentials, tokens, personal data or internals useful to an attacker</b> (spec §4.7).
+   * credentials, tokens, personal data or internals useful to an attacker</b> (MCP 2025-11-25 server/utilities/logging, "Security").
    *
    * @param logger a logger name, or {@code null}
    * @param data any value Jackson can turn into JSON (a string, a map, a record)

@@ -40,7 +40,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The session engine: one per connection, used by both the server and the client role.
  *
- * <p>Design note (DESIGN.md "The session engine", issue 2). It keeps two tables. Outbound: request
+ * <p>Design note (docs/architecture.md, "The session engine"; MCP 2025-11-25 basic/utilities/cancellation and basic/utilities/progress). It keeps two tables. Outbound: request
  * id to {@link PendingCall}, each with two clocks and an optional progress tracker, each leaving
  * exactly once (response, error, cancel, timeout, connection end). Inbound: raw request id to
  * {@link InboundCall}, each on its own virtual thread with a cancellation token and a progress

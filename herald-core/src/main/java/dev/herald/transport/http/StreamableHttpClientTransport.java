@@ -130,6 +130,7 @@ public final class StreamableHttpClientTransport implements Transport {
     }
   }
 
+  /** A builder for a transport to one MCP endpoint; {@link Builder#uri} is required, the rest have the defaults each setter names. */
   public static Builder builder() {
     return new Builder();
   }
