@@ -25,6 +25,8 @@ public final class CancellationToken {
   }
 
   /**
+   * Throws if this token was cancelled.
+   *
    * @throws CancelledException if cancelled
    */
   public void throwIfCancelled() {

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * SessionEngine server = SessionEngine.builder().transport(pair.server()).requests(serverHandler).build();
  * client.start();
  * server.start();
- * pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");   // a broken frame for the server
+ * pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":}");  // a broken frame for the server
  * List<String> wire = pair.server().sent();                            // what the server answered
  * }
  *
