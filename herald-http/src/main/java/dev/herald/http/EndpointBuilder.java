@@ -15,6 +15,7 @@ import java.time.Duration;
  */
 public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   /** The validated settings being built; hosts add their own (address, port, path). */
+  @SuppressWarnings("exports") // a known leak of an internal type: the builder's own API hides it next
   protected final EndpointConfig.Builder config = EndpointConfig.builder();
 
   protected EndpointBuilder() {}
