@@ -5,6 +5,7 @@ import dev.herald.wire.ProgressToken;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -35,7 +36,7 @@ public class ProgressEmitterBenchmark {
   public abstract static class EmitterState {
     final LongAdder refused = new LongAdder();
     ProgressEmitter emitter;
-    JsonRpcMessage.Notification lastSent;
+    JsonRpcMessage.@Nullable Notification lastSent; // until the first send
     long sends;
     double next;
 
