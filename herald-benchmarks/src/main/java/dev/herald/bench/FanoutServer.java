@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.io.Content;
@@ -26,6 +27,7 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -54,7 +56,7 @@ final class FanoutServer {
   private FanoutServer() {}
 
   /** {@code <herald|ceiling> <debounceMs> <maxSessions> <timeLimitSeconds>} */
-  static void main(String[] args) throws Exception {
+  public static void main(String[] args) throws Exception {
     String target = args[0];
     int debounceMs = Integer.parseInt(args[1]);
     int maxSessions = Integer.parseInt(args[2]);
@@ -75,7 +77,7 @@ final class FanoutServer {
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     try {
       for (String line; (line = in.readLine()) != null; ) {
-        String[] f = line.trim().split(" ");
+        String[] f = line.trim().split(" ", -1);
         switch (f[0]) {
           case "clock" -> out.println("CLOCK " + System.nanoTime());
           case "heap" -> out.println("HEAP " + usedHeapAfterGc());
@@ -209,7 +211,9 @@ final class FanoutServer {
       String sid = request.getHeaders().get("Mcp-Session-Id");
       switch (request.getMethod()) {
         case "POST" -> {
-          Content.Source.asStringAsync(request, StandardCharsets.UTF_8).whenComplete((body, x) -> {
+          CompletableFuture<String> read = new CompletableFuture<>();
+          Content.Source.asString(request, StandardCharsets.UTF_8, Promise.from(read));
+          read.whenComplete((body, x) -> {
             if (x != null) {
               Response.writeError(request, response, callback, 400);
             } else if (body.contains("\"initialize\"")) {
@@ -270,6 +274,7 @@ final class FanoutServer {
     }
 
     @Override
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a concurrent set: removal while iterating is safe
     public void close() {
       for (Stream s : streams) {
         if (streams.remove(s)) {

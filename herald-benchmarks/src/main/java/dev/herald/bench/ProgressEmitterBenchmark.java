@@ -6,6 +6,8 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -36,7 +38,7 @@ public class ProgressEmitterBenchmark {
   public abstract static class EmitterState {
     final CountingEventListener events = new CountingEventListener();
     ProgressEmitter emitter;
-    JsonRpcMessage.Notification lastSent;
+    JsonRpcMessage.@Nullable Notification lastSent; // until the first send
     long sends;
     double next;
 

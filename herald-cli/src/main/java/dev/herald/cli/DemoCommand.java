@@ -52,7 +52,7 @@ final class DemoCommand implements Callable<Integer> {
     AtomicInteger logs = new AtomicInteger();
     AtomicInteger listChanges = new AtomicInteger();
     AtomicInteger resourceUpdates = new AtomicInteger();
-    AtomicInteger calls = new AtomicInteger();
+    int calls = 0;
     long started = System.nanoTime();
 
     try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
             CallOptions.builder().progress(rowB::show).idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(2)).build());
         rowB.finish("-> " + b.await().firstText());
         rowA.finish("-> " + a.await().firstText());
-        calls.addAndGet(2);
+        calls += 2;
         board.settle();
         board.println("   " + record("A", a) + "; " + record("B", b));
 
@@ -103,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
         } catch (CancelledException e) {
           rowC.finish("-> cancelled: notifications/cancelled sent, the server stopped and sent no response");
         }
-        calls.incrementAndGet();
+        calls++;
         board.settle();
         board.println("   " + record("C", c));
 
@@ -111,7 +111,7 @@ final class DemoCommand implements Callable<Integer> {
         board.println("3. A list change and the lazy refetch it causes");
         long before = client.fetchCount(McpClient.Area.TOOLS);
         client.callTool("touch", args("area", "tools"));
-        calls.incrementAndGet();
+        calls++;
         changed.await(5, TimeUnit.SECONDS);
         int now = client.tools().size();
         board.println(String.format(Locale.ROOT, "   next use refetched tools/list once: %d tools (fetches %d -> %d)",
@@ -120,17 +120,20 @@ final class DemoCommand implements Callable<Integer> {
         board.println("");
         board.println("4. A resource subscription: demo://counter");
         CountDownLatch two = new CountDownLatch(2);
-        try (ResourceSubscription sub = client.subscribe("demo://counter", u -> {
+        ResourceSubscription sub = client.subscribe("demo://counter", u -> {
           resourceUpdates.incrementAndGet();
           board.println("  notifications/resources/updated " + u.uri());
           two.countDown();
-        })) {
+        });
+        try {
           client.callTool("update_resource", args());
           client.callTool("update_resource", args());
-          calls.addAndGet(2);
+          calls += 2;
           two.await(5, TimeUnit.SECONDS);
           String value = ((dev.herald.wire.ResourceContents.Text) client.readResource("demo://counter").contents().get(0)).text();
           board.println("   read demo://counter after the updates: " + value);
+        } finally {
+          sub.close(); // unsubscribes: a round trip, so not a try-with-resources (an interrupt must surface)
         }
 
         board.println("");
@@ -141,7 +144,7 @@ final class DemoCommand implements Callable<Integer> {
         board.println("   level set to warning: the info message below is filtered by the server");
         client.callTool("emit_logs", args("count", 1, "level", "info"));
         client.callTool("emit_logs", args("count", 1, "level", "warning"));
-        calls.addAndGet(4);
+        calls += 4;
         client.ping();
         Thread.sleep(50);
 
@@ -149,14 +152,14 @@ final class DemoCommand implements Callable<Integer> {
         board.println("6. A dropped stream, resumed: the server closes the call's SSE stream mid-call");
         long t0 = System.nanoTime();
         CallToolResult resumed = client.callTool("test_reconnection", args());
-        calls.incrementAndGet();
+        calls++;
         board.println(String.format(Locale.ROOT, "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
             (System.nanoTime() - t0) / 1e9, resumed.firstText()));
 
         board.println("");
         board.println(String.format(Locale.ROOT,
             "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
-            calls.get(), logs.get(), listChanges.get(), resourceUpdates.get(), events.progressUpdatesRefused(ProgressRejection.LATE), events.progressUpdatesRefused(ProgressRejection.UNKNOWN),
+            calls, logs.get(), listChanges.get(), resourceUpdates.get(), events.progressUpdatesRefused(ProgressRejection.LATE), events.progressUpdatesRefused(ProgressRejection.UNKNOWN),
             (System.nanoTime() - started) / 1e9));
       }
       board.println("Session closed (DELETE sent); server stopped. Done.");

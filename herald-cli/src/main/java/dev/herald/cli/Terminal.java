@@ -6,6 +6,7 @@ import java.io.Console;
 final class Terminal {
   private Terminal() {}
 
+  @SuppressWarnings("SystemConsoleNull") // handled: isTerminal() is asked for where it exists
   static boolean interactive() {
     Console c = System.console();
     if (c == null) {

@@ -4,6 +4,7 @@ import dev.herald.client.McpClient;
 import dev.herald.wire.LoggingLevel;
 import java.io.PrintStream;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,7 +108,7 @@ final class WatchCommand implements Callable<Integer> {
   }
 
   private static void print(PrintStream out, String line) {
-    out.println(LocalTime.now().format(TIME) + " " + line);
+    out.println(LocalTime.now(ZoneId.systemDefault()).format(TIME) + " " + line);
     out.flush();
   }
 }

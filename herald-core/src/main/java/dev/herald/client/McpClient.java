@@ -379,7 +379,7 @@ public final class McpClient implements AutoCloseable {
 
   /** Adds a listener called after an area's cache was marked stale by the server. */
   public void onListChanged(Area area, Runnable listener) {
-    listeners.listChanged.get(area).add(Objects.requireNonNull(listener));
+    Objects.requireNonNull(listeners.listChanged.get(area)).add(Objects.requireNonNull(listener)); // every area has a list
   }
 
   /**
@@ -442,7 +442,7 @@ public final class McpClient implements AutoCloseable {
         templates.invalidate();
       }
     }
-    listeners.run(() -> listeners.listChanged.get(area).forEach(Runnable::run));
+    listeners.run(() -> Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run));
   }
 
   private void onResourceUpdated(@Nullable ObjectNode params) {
@@ -728,7 +728,7 @@ public final class McpClient implements AutoCloseable {
      * off the transport's reader.
      */
     public Builder onListChanged(Area area, Runnable listener) {
-      listChangedListeners.get(Objects.requireNonNull(area, "area")).add(Objects.requireNonNull(listener, "listener"));
+      Objects.requireNonNull(listChangedListeners.get(Objects.requireNonNull(area, "area"))).add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -765,7 +765,7 @@ public final class McpClient implements AutoCloseable {
           null,
           roots == null ? null : new ClientCapabilities.Roots(true),
           sampling == null ? null : McpJson.object(),
-          elicitation == null ? null : (ObjectNode) McpJson.object().set("form", McpJson.object()),
+          elicitation == null ? null : McpJson.object().set("form", McpJson.object()),
           null,
           null);
       return capabilities.union(declared);

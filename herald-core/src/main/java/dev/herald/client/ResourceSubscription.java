@@ -4,6 +4,7 @@ package dev.herald.client;
  * A listener's subscription to one resource uri. {@link #close()} removes the listener; the last
  * listener of a uri sends {@code resources/unsubscribe}. Idempotent.
  */
+@SuppressWarnings("try") // close() is a round trip to the server; an interrupt must reach the caller
 public final class ResourceSubscription implements AutoCloseable {
   interface Unsubscribe {
     void run() throws InterruptedException;

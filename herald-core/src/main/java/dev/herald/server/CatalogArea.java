@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * §4.6), with the capability that opens its gate. Tools, resources and prompts all report changes
  * through {@link McpServer}'s and {@link ServerSession}'s change hooks with their area.
  */
+@SuppressWarnings("ImmutableEnumChecker") // method references, and a cache of a constant encoding
 enum CatalogArea {
   TOOLS(McpMethods.TOOLS_LIST_CHANGED, ServerCapabilities::toolsListChanged),
   PROMPTS(McpMethods.PROMPTS_LIST_CHANGED, ServerCapabilities::promptsListChanged),

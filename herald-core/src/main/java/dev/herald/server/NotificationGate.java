@@ -143,10 +143,7 @@ final class NotificationGate {
   }
 
   private Verdict report(Verdict v, EventListener.Family family) {
-    EventListener events = session.events();
-    if (events == EventListener.NONE) {
-      return v;
-    }
+    EventListener events = session.events(); // NONE's methods are empty: nothing to skip
     switch (v) {
       case SEND -> {}
       case NOT_OPERATING -> events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);

@@ -102,7 +102,7 @@ final class ReverseCalls {
       throw e;
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
-      if (c instanceof McpException | c instanceof CancelledException | c instanceof TransportException) {
+      if (c instanceof McpException || c instanceof CancelledException || c instanceof TransportException) {
         throw (RuntimeException) c;
       }
       throw new TransportException("reverse call failed: " + c, c);

@@ -32,6 +32,8 @@ public abstract class CancellationToken {
   }
 
   /**
+   * Throws if this token was cancelled.
+   *
    * @throws CancelledException if cancelled
    */
   public void throwIfCancelled() {

@@ -20,9 +20,10 @@ public record ProgressUpdate(
 
   /** Progress as 0..1 when a total is known, else empty. */
   public java.util.OptionalDouble fraction() {
-    if (!determinate()) {
+    Double t = total;
+    if (t == null || !determinate()) {
       return java.util.OptionalDouble.empty();
     }
-    return java.util.OptionalDouble.of(Math.max(0, Math.min(1, progress / total)));
+    return java.util.OptionalDouble.of(Math.max(0, Math.min(1, progress / t)));
   }
 }

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * ServerSession session = server.connect(pair.server());       // server: an McpServer
  * try (McpClient client = McpClient.builder().connect(pair.client())) {
  *   client.callTool("echo", arguments);
- *   pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"); // a broken frame for the server
+ *   pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":}"); // a broken frame for the server
  *   List<String> wire = pair.server().sent();                       // what the server answered
  * }
  * }

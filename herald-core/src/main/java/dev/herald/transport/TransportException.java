@@ -1,5 +1,7 @@
 package dev.herald.transport;
 
+import org.jspecify.annotations.Nullable;
+
 /** A transport failure: the connection is closed, broken or refused. */
 public class TransportException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -8,7 +10,14 @@ public class TransportException extends RuntimeException {
     super(message);
   }
 
-  public TransportException(String message, Throwable cause) {
+  public TransportException(String message, @Nullable Throwable cause) {
     super(message, cause);
+  }
+
+  /** The message given at construction. */
+  @Override
+  public String getMessage() {
+    String m = super.getMessage();
+    return m != null ? m : getClass().getSimpleName();
   }
 }

@@ -3,6 +3,7 @@ package dev.herald.wire;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.exc.StreamConstraintsException;
@@ -112,7 +113,7 @@ public final class MessageCodec {
             true);
       }
       ObjectNode p = params instanceof ObjectNode o ? o : null;
-      if (idNode == null) {
+      if (id == null) { // no id member (a null or bad one was refused above): a notification
         return new DecodedMessage.Valid(new JsonRpcMessage.Notification(method.stringValue(), p));
       }
       return new DecodedMessage.Valid(new JsonRpcMessage.Request(id, method.stringValue(), p));
@@ -225,7 +226,7 @@ public final class MessageCodec {
         null, new JsonRpcMessage.ErrorObject(ErrorCodes.PARSE_ERROR, message, null), true);
   }
 
-  private static DecodedMessage.Invalid invalid(RequestId id, String message, boolean answerable) {
+  private static DecodedMessage.Invalid invalid(@Nullable RequestId id, String message, boolean answerable) {
     return new DecodedMessage.Invalid(
         id, new JsonRpcMessage.ErrorObject(ErrorCodes.INVALID_REQUEST, message, null), answerable);
   }

@@ -23,8 +23,13 @@ public record Tool(
   public Tool {
     java.util.Objects.requireNonNull(name, "name");
     if (inputSchema == null) {
-      inputSchema = McpJson.object().put("type", "object");
+      inputSchema = anyObject();
     }
+  }
+
+  /** The input schema of a tool that declares none: any object. */
+  private static ObjectNode anyObject() {
+    return McpJson.object().put("type", "object");
   }
 
   /**
@@ -126,7 +131,8 @@ public record Tool(
 
     /** The tool. */
     public Tool build() {
-      return new Tool(name, title, description, inputSchema, outputSchema, annotations, icons, execution, meta);
+      ObjectNode schema = inputSchema != null ? inputSchema : anyObject();
+      return new Tool(name, title, description, schema, outputSchema, annotations, icons, execution, meta);
     }
   }
 }

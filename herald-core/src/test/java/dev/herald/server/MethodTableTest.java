@@ -271,8 +271,8 @@ class MethodTableTest {
   void paramsThatDoNotDecodeAreInvalidParamsInProtocolTerms() throws Exception {
     try (Peers.Peer peer = Peers.connect(builder().build())) {
       McpException arguments = peer.error(McpMethods.TOOLS_CALL, McpJson.object().put("name", "echo").put("arguments", "nope"));
-      McpException uri = peer.error(McpMethods.RESOURCES_READ, (ObjectNode) McpJson.object().set("uri", McpJson.object()));
-      McpException cursor = peer.error(McpMethods.TOOLS_LIST, (ObjectNode) McpJson.object().set("cursor", McpJson.mapper().createArrayNode()));
+      McpException uri = peer.error(McpMethods.RESOURCES_READ, McpJson.object().set("uri", McpJson.object()));
+      McpException cursor = peer.error(McpMethods.TOOLS_LIST, McpJson.object().set("cursor", McpJson.mapper().createArrayNode()));
 
       for (McpException e : List.of(arguments, uri, cursor)) {
         assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);

@@ -32,7 +32,7 @@ class ServerDiscoverTest {
     ObjectNode meta = McpJson.object()
         .put(MetaKeys.PROTOCOL_VERSION, ProtocolVersion.V2026_07_28.wire());
     meta.set(MetaKeys.CLIENT_CAPABILITIES, McpJson.object());
-    return (ObjectNode) McpJson.object().set("_meta", meta);
+    return McpJson.object().set("_meta", meta);
   }
 
   @Test

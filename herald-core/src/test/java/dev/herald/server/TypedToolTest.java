@@ -66,7 +66,7 @@ class TypedToolTest {
     Tool tool = link.client.listTools().stream().filter(t -> t.name().equals("forecast")).findFirst().orElseThrow();
 
     assertThat(tool.description()).isEqualTo("Weather forecast");
-    assertThat(McpJson.mapper().convertValue(tool.inputSchema().get("required"), List.class))
+    assertThat(McpJson.mapper().convertValue(tool.inputSchema().get("required"), String[].class))
         .containsExactly("place", "days", "unit", "fields", "hourly", "threshold");
     assertThat(tool.inputSchema().at("/properties/place/required").get(0).stringValue()).isEqualTo("city");
     assertThat(tool.inputSchema().at("/properties/unit/enum").toString()).isEqualTo("[\"CELSIUS\",\"FAHRENHEIT\"]");

@@ -71,7 +71,7 @@ class ClientOverHttpTest {
         .onSessionRestart(restarts::add)
         .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
-      CallToolResult r = client.callTool("steps", (tools.jackson.databind.node.ObjectNode) McpJson.object().put("n", 4),
+      CallToolResult r = client.callTool("steps", McpJson.object().put("n", 4),
           CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
       assertThat(r.firstText()).isEqualTo("did 4");
       assertThat(updates.get(updates.size() - 1).progress()).isEqualTo(4.0);

@@ -191,7 +191,7 @@ class JavaSdkServerIT {
         })
         .elicitation((params, ctx) -> {
           assertThat(params.message()).isEqualTo("Your name?");
-          return ElicitResult.accept((ObjectNode) McpJson.object().put("name", "Ada"));
+          return ElicitResult.accept(McpJson.object().put("name", "Ada"));
         })
         .roots(List.of(Root.of("file:///work", "work"), Root.of("file:///tmp", "tmp")))
         .connect(JavaSdkPeer.stdioServer())) {

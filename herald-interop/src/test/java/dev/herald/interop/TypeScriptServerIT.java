@@ -245,7 +245,7 @@ class TypeScriptServerIT {
   void samplingElicitationWithDefaultsAndRootsAreAnsweredByTheHostsHandlers() throws Exception {
     try (McpClient client = McpClient.builder()
         .sampling((params, ctx) -> CreateMessageResult.of(Role.ASSISTANT, (dev.herald.wire.SamplingContent) ContentBlock.text("hi"), "test-model", CreateMessageResult.StopReason.END_TURN))
-        .elicitation((params, ctx) -> ElicitResult.accept((ObjectNode) McpJson.object().put("name", "Ada")))
+        .elicitation((params, ctx) -> ElicitResult.accept(McpJson.object().put("name", "Ada")))
         .roots(List.of(Root.of("file:///work", "work")))
         .connect(TsPeer.stdioServer())) {
       assertThat(client.callTool("ask_sampling", args()).firstText()).isEqualTo("model said: hi");

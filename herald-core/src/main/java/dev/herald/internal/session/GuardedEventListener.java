@@ -26,6 +26,7 @@ final class GuardedEventListener implements EventListener {
   }
 
   /** {@code listener} guarded; {@link EventListener#NONE} as it is. */
+  @SuppressWarnings("ReferenceEquality") // NONE is a singleton: identity is the question
   static EventListener guard(EventListener listener) {
     return listener == NONE || listener instanceof GuardedEventListener ? listener : new GuardedEventListener(listener);
   }

@@ -42,11 +42,14 @@ public record MethodRow<S, P, R>(
   @FunctionalInterface
   public interface Handler<S, P, R> {
     /**
-     * @param params the decoded params ({@code null} for {@code Void})
+     * Answers one request (or takes one notification).
+     *
+     * @param params the decoded params, never null except for a {@code Void} row, whose handler
+     *     ignores them
      * @throws dev.herald.wire.McpException to answer with that error
      * @throws Exception anything else is answered by the one exception translation
      */
-    @Nullable R handle(S session, @Nullable P params, InboundCall call) throws Exception;
+    @Nullable R handle(S session, P params, InboundCall call) throws Exception;
   }
 
   public MethodRow {
@@ -105,7 +108,7 @@ public record MethodRow<S, P, R>(
     }
 
     /** Ends a notification row: {@code body} gets the session and the decoded params. */
-    public <S> MethodRow<S, P, R> receiver(java.util.function.BiConsumer<S, @Nullable P> body) {
+    public <S> MethodRow<S, P, R> receiver(java.util.function.BiConsumer<S, P> body) {
       return handler((s, p, call) -> {
         body.accept(s, p);
         return null;

@@ -127,7 +127,8 @@ public final class MethodTable<S> {
     }
   }
 
-  static <P> @Nullable P decode(MethodRow<?, P, ?> row, tools.jackson.databind.node.@Nullable ObjectNode params) {
+  @SuppressWarnings("NullAway") // a Void row's params are null, the only Void value; its handler ignores them
+  static <P> P decode(MethodRow<?, P, ?> row, tools.jackson.databind.node.@Nullable ObjectNode params) {
     return row.paramsType() == Void.class ? null : McpJson.fromTree(params, row.paramsType());
   }
 

@@ -122,7 +122,7 @@ public final class ProgressEmitter implements ProgressReporter {
     } finally {
       lock.unlock();
     }
-    return report(pct, 100.0, message);
+    return report((double) pct, 100.0, message);
   }
 
   /** {@code floor(done * 100 / of)} for {@code 0 <= done <= of}, exact even when {@code done * 100} overflows. */

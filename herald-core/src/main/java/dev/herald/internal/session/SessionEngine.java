@@ -81,6 +81,8 @@ public final class SessionEngine {
   /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
   private final EventListener listener;
   private final EventListener events;
+  /** Whether anyone listens: with the no-op listener the hot paths skip building events. */
+  private final boolean listening;
 
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
@@ -95,6 +97,7 @@ public final class SessionEngine {
     this.drainGrace = b.drainGrace;
     this.listener = b.listener;
     this.events = GuardedEventListener.guard(b.listener);
+    this.listening = isListening(events);
   }
 
   public static Builder builder() {
@@ -161,6 +164,11 @@ public final class SessionEngine {
    * Where Herald reports this session's events: the listener, guarded so that it never throws
    * into Herald, or {@link EventListener#NONE} itself (compare with {@code ==} to skip work).
    */
+  @SuppressWarnings("ReferenceEquality") // NONE is a singleton: identity is the question
+  private static boolean isListening(EventListener events) {
+    return events != EventListener.NONE;
+  }
+
   public EventListener events() {
     return events;
   }
@@ -261,14 +269,14 @@ public final class SessionEngine {
       lost(method);
       throw e;
     }
-    if (events != EventListener.NONE) {
+    if (listening) {
       events.notificationSent(EventListener.Family.of(method));
     }
   }
 
   /** A notification that could not be sent: the session is closed or closing. */
   private void lost(String method) {
-    if (events != EventListener.NONE) {
+    if (listening) {
       events.notificationDropped(EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
     }
   }
@@ -298,7 +306,7 @@ public final class SessionEngine {
       lost(n.method());
       throw e;
     }
-    if (events != EventListener.NONE) {
+    if (listening) {
       events.notificationSent(EventListener.Family.of(n.method()));
     }
   }
@@ -480,7 +488,7 @@ public final class SessionEngine {
   }
 
   private void run(InboundCall call) {
-    long startedAt = events == EventListener.NONE ? 0 : ticker.nanos();
+    long startedAt = listening ? ticker.nanos() : 0;
     events.requestStarted(call.method(), call.id());
     JsonRpcMessage.Response response;
     try {
@@ -494,7 +502,7 @@ public final class SessionEngine {
       emitter.close(); // the last value goes out before the response
     }
     release(call);
-    if (events != EventListener.NONE) {
+    if (listening) {
       ended(call, startedAt, won ? response : null); // before the peer can see the response
     }
     if (won) {

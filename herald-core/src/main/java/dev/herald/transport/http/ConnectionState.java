@@ -46,7 +46,7 @@ sealed interface ConnectionState {
     }
   }
 
-  /** {@code initialize} is out; other senders wait to learn which transport the server speaks. */
+  /** The initialize request is out; other senders wait to learn which transport the server speaks. */
   record Probing(RequestId initializeId) implements ConnectionState {
     @Override
     public boolean allows(ConnectionState next) {
@@ -121,8 +121,9 @@ sealed interface ConnectionState {
 
   /**
    * What the connection learned about its session: the {@code Mcp-Session-Id} the server issued
-   * (fixed once routed), the {@code MCP-Protocol-Version} to send (learned from the {@code
-   * initialize} result), and the id of an {@code initialize} whose result has yet to pass through.
+   * (fixed once routed), the {@code MCP-Protocol-Version} to send (learned from the result of the
+   * initialize request), and the id of an initialize request whose result has yet to pass
+   * through.
    */
   record SessionFacts(@Nullable String id, @Nullable String protocolVersion, @Nullable RequestId initializeId) {
     static SessionFacts none() {

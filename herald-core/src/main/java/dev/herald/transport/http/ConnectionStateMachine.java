@@ -75,7 +75,7 @@ final class ConnectionStateMachine {
     try {
       ConnectionState from = state;
       ConnectionState to = rule.apply(from);
-      if (to == from) {
+      if (isSameState(to, from)) {
         return from;
       }
       if (to == null || !from.allows(to)) {
@@ -233,12 +233,19 @@ final class ConnectionStateMachine {
    * @return the state the connection was routed to
    * @throws TransportException when the probe failed or the transport closed
    */
+  @SuppressWarnings("ReferenceEquality") // a rule returns the very state it got to say "no change"
+  private static boolean isSameState(@Nullable ConnectionState to, ConnectionState from) {
+    return to == from;
+  }
+
   ConnectionState awaitRoute() {
     ConnectionState s;
     lock.lock();
     try {
-      while ((s = state) instanceof Probing || s instanceof FallingBack) {
+      s = state;
+      while (s instanceof Probing || s instanceof FallingBack) {
         changed.await();
+        s = state;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -83,7 +83,10 @@ final class Http {
   }
 
   /** The failure of a connection attempt as one clear line: "cannot reach URI: reason". */
-  static TransportException unreachable(URI uri, Throwable failure) {
+  static TransportException unreachable(URI uri, @Nullable Throwable failure) {
+    if (failure == null) {
+      return new TransportException("cannot reach " + uri);
+    }
     Throwable t = unwrap(failure);
     return new TransportException("cannot reach " + uri + ": " + reason(t), t);
   }

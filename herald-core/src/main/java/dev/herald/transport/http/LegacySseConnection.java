@@ -89,7 +89,7 @@ final class LegacySseConnection {
     } catch (java.util.concurrent.TimeoutException e) {
       throw new TransportException("no endpoint event from " + streamUri + " within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof TransportException te ? te : new TransportException(e.getCause().toString(), e.getCause());
+      throw e.getCause() instanceof TransportException te ? te : new TransportException(String.valueOf(e.getCause()), e.getCause());
     }
   }
 

@@ -368,7 +368,7 @@ public final class StreamableHttpClientTransport implements Transport {
     public Builder uri(URI uri) {
       Objects.requireNonNull(uri, "uri");
       String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+      if ((!scheme.equals("http") && !scheme.equals("https")) || uri.getHost() == null) {
         throw new IllegalArgumentException("uri must be an absolute http or https URI, was " + uri);
       }
       this.uri = uri;

@@ -357,7 +357,7 @@ class ProgressReceiverTest {
     assertThat(renders.lastSeen().last()).isFalse();
 
     tracker.close(ProgressRecord.Terminal.CANCELLED);
-    assertThat(renders.seen).hasSize(2).as("nothing pending, so no extra final render");
+    assertThat(renders.seen).as("nothing pending, so no extra final render").hasSize(2);
     assertThat(tracker.close(ProgressRecord.Terminal.RESPONSE)).isFalse();
     assertThat(tracker.record().terminal()).isEqualTo(ProgressRecord.Terminal.CANCELLED);
     assertThat(tracker.accept(ProgressNotificationParams.of(token, 4, null, null))).contains(ProgressRejection.LATE);

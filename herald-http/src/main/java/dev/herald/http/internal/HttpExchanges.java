@@ -74,7 +74,7 @@ final class HttpExchanges {
     if (accept == null) {
       return false;
     }
-    for (String part : accept.split(",")) {
+    for (String part : accept.split(",", -1)) {
       int semi = part.indexOf(';');
       String t = (semi < 0 ? part : part.substring(0, semi)).trim();
       if (t.equalsIgnoreCase(type)) {

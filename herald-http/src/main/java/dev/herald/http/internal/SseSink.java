@@ -34,6 +34,7 @@ public final class SseSink implements Exchange.Done {
   }
 
   /** An SSE frame: {@code head}, then {@code json} and a blank line when {@code json} is set. */
+  @SuppressWarnings("ArrayRecordComponent") // encoded once, queued, written; never compared
   record Frame(long seq, byte[] head, byte @Nullable [] json) {
     int size() {
       return head.length + (json == null ? 0 : json.length + 2);
