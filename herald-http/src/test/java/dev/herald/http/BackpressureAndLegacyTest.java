@@ -2,12 +2,15 @@ package dev.herald.http;
 
 import dev.herald.http.internal.HttpSession;
 import dev.herald.http.internal.SseSink;
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.Eventually.eventually;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.http.SseReader.Event;
 import dev.herald.server.ServerSession;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.wire.McpJson;
 import java.net.Socket;
 import java.net.URI;
@@ -41,11 +44,8 @@ class BackpressureAndLegacyTest {
             + "Mcp-Session-Id: " + client.session + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n";
         stalled.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
         stalled.getOutputStream().flush();
+        eventually(() -> session.standing().sink() != null, "the GET is attached");
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (session.standing().sink() == null && System.nanoTime() < deadline) {
-          Thread.sleep(5);
-        }
-        assertThat(session.standing().sink()).as("GET attached").isNotNull();
 
         long maxQueued = 0;
         int sent = 0;
@@ -67,7 +67,7 @@ class BackpressureAndLegacyTest {
         assertThat(kept[0]).isLessThanOrEqualTo(8);
       }
       // The session itself is fine.
-      assertThat(describe(Fixture.json(Client.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
+      assertThat(describe(RawHttpClient.json(Client.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
     }
   }
 
