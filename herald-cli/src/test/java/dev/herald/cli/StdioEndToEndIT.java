@@ -73,7 +73,9 @@ class StdioEndToEndIT {
       ProgressRecord record = slow.progressRecord().orElseThrow();
       assertThat(record.terminal()).isEqualTo(ProgressRecord.Terminal.CANCELLED);
       assertThat(record.lastProgress()).isLessThan(200.0);
-      Thread.sleep(300); // long enough for several more steps, had the server not stopped
+      // A marker on the server's own clock instead of a pause: a call of ten steps as long as the
+      // cancelled call's, during which it would have sent ten more, had the server not stopped it.
+      assertThat(client.callTool("slow", args("steps", 10, "delayMs", 20)).firstText()).isEqualTo("completed 10 steps");
       client.ping();
       assertThat(client.session().stats().lateResponses()).isZero(); // no response ever came for the cancelled call
       assertThat(client.session().stats().progressLate()).isLessThanOrEqualTo(2); // at most what crossed the cancel

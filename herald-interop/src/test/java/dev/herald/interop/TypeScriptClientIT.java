@@ -53,14 +53,29 @@ class TypeScriptClientIT {
     assertThat(seen.get("capabilities").get("resources").get("subscribe").booleanValue()).isTrue();
     assertThat(seen.get("slow").stringValue()).isEqualTo("completed 5 steps");
 
-    // Progress: at least one update, strictly increasing, ending at the total, all with total 5.
+    // Progress as Herald wrote it, recorded at the TS client's transport before the SDK dispatches:
+    // strictly increasing, the last (flushed) value 5 included, all before the response.
+    JsonNode wire = seen.get("slowWire");
+    assertThat(wire.get(wire.size() - 1).has("response")).as("the slow call's response comes last: %s", wire).isTrue();
+    List<Double> written = new ArrayList<>();
+    for (int i = 0; i < wire.size() - 1; i++) {
+      written.add(wire.get(i).get("progress").doubleValue());
+    }
+    assertThat(written).isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+
+    // Progress as the SDK's onprogress callback saw it: only what the peer guarantees. The SDK
+    // (1.32) runs notification handlers in a microtask but settles a response synchronously and
+    // drops the request's progress handler then, so a progress notification read in the same chunk
+    // as the response never reaches onprogress (docs/known-issues.md, "Peer limitations"): under
+    // load the final value can be missing. At least one update, strictly increasing, none above
+    // the total, all with total 5, each one Herald wrote.
     List<Double> values = new ArrayList<>();
     seen.get("progress").forEach(p -> {
       values.add(p.get("progress").doubleValue());
       assertThat(p.get("total").doubleValue()).isEqualTo(5.0);
     });
-    assertThat(values).isNotEmpty().isSorted().doesNotHaveDuplicates();
-    assertThat(values.get(values.size() - 1)).as("the last value is flushed before the response").isEqualTo(5.0);
+    assertThat(values).isNotEmpty().isSorted().doesNotHaveDuplicates().allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(5.0));
+    assertThat(written).containsAll(values);
 
     // Logs: the two info messages, not the debug ones (the level is info).
     assertThat(seen.get("logs")).hasSize(2);
