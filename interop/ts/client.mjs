@@ -63,6 +63,11 @@ try {
     { onprogress: (p) => seen.progress.push(p) });
   seen.slowWire = wire.slice(before);
   seen.slow = text(slow);
+  // Steps far shorter than Herald's 50 ms progress cadence: the last value is the one flushed when
+  // the handler returns, so this checks at the transport that the flush precedes the response.
+  const beforeFlush = wire.length;
+  await client.callTool({ name: 'slow', arguments: { steps: 5, delayMs: 1 } }, undefined, { onprogress: () => {} });
+  seen.flushWire = wire.slice(beforeFlush);
 
   await client.setLoggingLevel('info');
   seen.emitLogs = text(await client.callTool({ name: 'emit_logs', arguments: { count: 2, level: 'info' } }));

@@ -46,6 +46,17 @@ class TypeScriptClientIT {
     }
   }
 
+  /** The progress values of one call as the TS transport received them; they end at 5, then its response. */
+  private static List<Double> progressBeforeResponse(JsonNode wire) {
+    assertThat(wire.get(wire.size() - 1).has("response")).as("the call's response comes last: %s", wire).isTrue();
+    List<Double> written = new ArrayList<>();
+    for (int i = 0; i < wire.size() - 1; i++) {
+      written.add(wire.get(i).get("progress").doubleValue());
+    }
+    assertThat(written).as("progress on the wire before the response").isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+    return written;
+  }
+
   private static void assertEverythingArrived(JsonNode seen) {
 
     assertThat(seen.get("errors")).as("errors the TS client hit").isEmpty();
@@ -55,13 +66,8 @@ class TypeScriptClientIT {
 
     // Progress as Herald wrote it, recorded at the TS client's transport before the SDK dispatches:
     // strictly increasing, the last (flushed) value 5 included, all before the response.
-    JsonNode wire = seen.get("slowWire");
-    assertThat(wire.get(wire.size() - 1).has("response")).as("the slow call's response comes last: %s", wire).isTrue();
-    List<Double> written = new ArrayList<>();
-    for (int i = 0; i < wire.size() - 1; i++) {
-      written.add(wire.get(i).get("progress").doubleValue());
-    }
-    assertThat(written).isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+    List<Double> written = progressBeforeResponse(seen.get("slowWire"));
+    progressBeforeResponse(seen.get("flushWire"));
 
     // Progress as the SDK's onprogress callback saw it: only what the peer guarantees. The SDK
     // (1.32) runs notification handlers in a microtask but settles a response synchronously and
