@@ -9,6 +9,7 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressUpdate;
+import dev.herald.testing.HeraldJar;
 import dev.herald.transport.stdio.SubprocessTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 class StdioEndToEndIT {
 
   private static SubprocessTransport server() {
-    return SubprocessTransport.builder(ServerProcess.command(List.of("-Xmx96m"), "serve", "--stdio"))
+    return SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
         .stderr(line -> System.err.println("[server] " + line))
         .build();
   }

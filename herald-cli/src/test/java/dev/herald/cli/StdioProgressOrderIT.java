@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +36,7 @@ class StdioProgressOrderIT {
 
   @BeforeEach
   void start() throws IOException {
-    process = new ProcessBuilder(ServerProcess.command(List.of("-Xmx96m"), "serve", "--stdio"))
+    process = new ProcessBuilder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     stdin = process.getOutputStream();
     Thread.ofVirtual().start(() -> readLines(process.getInputStream()));

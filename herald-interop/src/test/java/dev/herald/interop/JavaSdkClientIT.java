@@ -4,6 +4,7 @@ import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.testing.HeraldJar;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -56,7 +57,7 @@ class JavaSdkClientIT {
   }
 
   private static Peer connect(Spec spec) {
-    List<String> cmd = HeraldProcess.command("serve", "--stdio");
+    List<String> cmd = HeraldJar.command("serve", "--stdio");
     StdioClientTransport stdio = new StdioClientTransport(
         ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build(), McpJsonDefaults.getMapper());
     stdio.setStdErrorHandler(line -> System.err.println("[herald-server] " + line));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.testing.HeraldJar;
 import dev.herald.wire.McpJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class TypeScriptClientIT {
   @Test
   void typeScriptClientDrivesHeraldServerOverStdio() throws Exception {
     List<String> target = new ArrayList<>(List.of("--"));
-    target.addAll(HeraldProcess.command("serve", "--stdio"));
+    target.addAll(HeraldJar.command("serve", "--stdio"));
     assertEverythingArrived(runClient(target));
   }
 
