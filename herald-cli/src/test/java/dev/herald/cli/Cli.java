@@ -1,5 +1,6 @@
 package dev.herald.cli;
 
+import dev.herald.testing.HeraldJar;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -23,15 +24,15 @@ final class Cli {
 
   /** {@code herald serve --stdio} as a server command line, tagged with {@code marker} for pgrep. */
   static List<String> demoServer(String marker) {
-    return ServerProcess.command(List.of("-Xmx96m", "-Dherald.it.marker=" + marker), "serve", "--stdio");
+    return HeraldJar.command(List.of("-Xmx96m", "-Dherald.it.marker=" + marker), "serve", "--stdio");
   }
 
   /** The test-only {@link TestServer}, with extra JVM arguments. */
   static List<String> testServer(String... jvmArgs) {
-    List<String> cmd = new ArrayList<>(List.of(ServerProcess.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
+    List<String> cmd = new ArrayList<>(List.of(HeraldJar.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
     cmd.addAll(List.of(jvmArgs));
     cmd.add("-cp");
-    cmd.add(ServerProcess.jar() + File.pathSeparator + testClasses());
+    cmd.add(HeraldJar.path() + File.pathSeparator + testClasses());
     cmd.add(TestServer.class.getName());
     return cmd;
   }
@@ -46,7 +47,7 @@ final class Cli {
 
   /** {@code herald <args...> -- <server...>} as one command line. */
   static List<String> herald(List<String> args, List<String> server) {
-    List<String> cmd = new ArrayList<>(ServerProcess.command(List.of("-Xmx128m"), args.toArray(String[]::new)));
+    List<String> cmd = new ArrayList<>(HeraldJar.command(List.of("-Xmx128m"), args.toArray(String[]::new)));
     if (!server.isEmpty()) {
       cmd.add("--");
       cmd.addAll(server);

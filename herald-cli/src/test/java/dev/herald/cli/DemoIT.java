@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +15,7 @@ class DemoIT {
 
   @Test
   void demoWalksThroughEveryNotificationFamilyAndExitsCleanly() throws Exception {
-    Process p = new ProcessBuilder(ServerProcess.command(List.of(), "demo", "--plain", "--speed", "4"))
+    Process p = new ProcessBuilder(HeraldJar.command(List.of(), "demo", "--plain", "--speed", "4"))
         .redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.testing.HeraldJar;
 import dev.herald.transport.stdio.SubprocessTransport;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.GetPromptParams;
@@ -27,7 +28,7 @@ class FixtureIT {
 
   private static McpClient connect() throws InterruptedException {
     return McpClient.builder().info("fixture-it", "1").connect(
-        SubprocessTransport.builder(ServerProcess.command(List.of("-Xmx96m"), "serve", "--stdio"))
+        SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
             .stderr(line -> System.err.println("[server] " + line))
             .build());
   }

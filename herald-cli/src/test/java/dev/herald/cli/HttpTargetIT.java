@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ class HttpTargetIT {
 
   @BeforeEach
   void startServer() throws Exception {
-    server = new ProcessBuilder(ServerProcess.command(List.of(), "serve", "--port", "0")).start();
+    server = new ProcessBuilder(HeraldJar.command(List.of(), "serve", "--port", "0")).start();
     BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
     String line = err.readLine();
     assertThat(line).contains("serving the demo fixture on http://127.0.0.1:");

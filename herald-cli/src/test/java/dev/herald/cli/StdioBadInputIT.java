@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import dev.herald.wire.McpJson;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,7 +34,7 @@ class StdioBadInputIT {
 
   @BeforeEach
   void start() throws IOException {
-    process = new ProcessBuilder(ServerProcess.command(List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), "serve", "--stdio")).start();
+    process = new ProcessBuilder(HeraldJar.command(List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), "serve", "--stdio")).start();
     stdin = process.getOutputStream();
     Thread.ofVirtual().start(() -> {
       try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {

@@ -12,6 +12,7 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressUpdate;
+import dev.herald.testing.HeraldJar;
 import dev.herald.transport.stdio.SubprocessTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 class StdioEndToEndIT {
 
   private static SubprocessTransport server() {
-    return SubprocessTransport.builder(ServerProcess.command(List.of("-Xmx96m"), "serve", "--stdio"))
+    return SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
         .stderr(line -> System.err.println("[server] " + line))
         .build();
   }
@@ -76,7 +77,9 @@ class StdioEndToEndIT {
       ProgressRecord record = slow.progressRecord().orElseThrow();
       assertThat(record.terminal()).isEqualTo(ProgressRecord.Terminal.CANCELLED);
       assertThat(record.lastProgress()).isLessThan(200.0);
-      Thread.sleep(300); // long enough for several more steps, had the server not stopped
+      // A marker on the server's own clock instead of a pause: a call of ten steps as long as the
+      // cancelled call's, during which it would have sent ten more, had the server not stopped it.
+      assertThat(client.callTool("slow", args("steps", 10, "delayMs", 20)).firstText()).isEqualTo("completed 10 steps");
       client.ping();
       assertThat(events(client).responsesIgnored()).isZero(); // no response ever came for the cancelled call
       assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).isLessThanOrEqualTo(2); // at most what crossed the cancel

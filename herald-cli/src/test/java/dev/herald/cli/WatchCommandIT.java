@@ -1,5 +1,6 @@
 package dev.herald.cli;
 
+import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
@@ -85,10 +86,6 @@ class WatchCommandIT {
   }
 
   static void awaitGone(String marker) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (Cli.anyProcessWith(marker) && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-    }
-    assertThat(Cli.anyProcessWith(marker)).as("a server process tagged %s survived", marker).isFalse();
+    eventually(() -> !Cli.anyProcessWith(marker), "no server process tagged " + marker + " survives");
   }
 }

@@ -5,6 +5,7 @@ import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.RequestHandler;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
+import dev.herald.testing.Eventually;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.InitializeParams;
@@ -12,7 +13,6 @@ import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
-import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -93,12 +93,6 @@ final class Peers {
 
   /** Waits (bounded) for a condition that another thread makes true. */
   static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.sleep(2);
-    }
+    Eventually.eventually(condition, "the condition holds");
   }
 }

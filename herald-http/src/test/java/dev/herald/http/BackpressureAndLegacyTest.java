@@ -3,13 +3,16 @@ package dev.herald.http;
 import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.http.internal.SseSink;
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.Eventually.eventually;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.http.SseReader.Event;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
 import dev.herald.wire.McpJson;
 import java.net.Socket;
 import java.net.URI;
@@ -43,11 +46,8 @@ class BackpressureAndLegacyTest {
             + "Mcp-Session-Id: " + client.session + "\r\nMCP-Protocol-Version: 2025-11-25\r\n\r\n";
         stalled.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
         stalled.getOutputStream().flush();
+        eventually(() -> EndpointProbe.standingSink(session) != null, "the GET is attached");
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (EndpointProbe.standingSink(session) == null && System.nanoTime() < deadline) {
-          Thread.sleep(5);
-        }
-        assertThat(EndpointProbe.standingSink(session)).as("GET attached").isNotNull();
 
         long maxQueued = 0;
         int sent = 0;
@@ -69,7 +69,7 @@ class BackpressureAndLegacyTest {
         assertThat(kept[0]).isLessThanOrEqualTo(8);
       }
       // The session itself is fine.
-      assertThat(describe(Fixture.json(Client.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
+      assertThat(describe(RawHttpClient.json(Client.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
     }
   }
 

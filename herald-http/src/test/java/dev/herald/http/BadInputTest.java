@@ -1,11 +1,13 @@
 package dev.herald.http;
 
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.Eventually.eventually;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
 import dev.herald.http.internal.EndpointProbe;
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.testing.RawHttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.stream.Stream;
@@ -35,8 +37,8 @@ class BadInputTest {
 
   @AfterAll
   static void stop() throws Exception {
-    assertThat(describe(Fixture.json(Client.body(bystander.call(999, "quiet", null))))).isEqualTo("result 999 ok");
-    assertThat(describe(Fixture.json(Client.body(victim.call(998, "quiet", null))))).isEqualTo("result 998 ok");
+    assertThat(describe(RawHttpClient.json(Client.body(bystander.call(999, "quiet", null))))).isEqualTo("result 999 ok");
+    assertThat(describe(RawHttpClient.json(Client.body(victim.call(998, "quiet", null))))).isEqualTo("result 998 ok");
     fixture.close();
   }
 
@@ -61,7 +63,7 @@ class BadInputTest {
         .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
         .header("Mcp-Session-Id", victim.session).POST(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(plain.statusCode()).isEqualTo(415);
-    assertThat(Fixture.json(plain.body()).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(plain.body()).get("error").get("code").asInt()).isEqualTo(-32600);
   }
 
   @Test
@@ -79,7 +81,7 @@ class BadInputTest {
     HttpResponse<String> r = victim.sendForString(victim.request().expectContinue(true)
         .POST(HttpRequest.BodyPublishers.ofByteArray(huge)));
     assertThat(r.statusCode()).isEqualTo(413);
-    assertThat(Fixture.json(r.body()).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(r.body()).get("error").get("code").asInt()).isEqualTo(-32600);
   }
 
   @Test
@@ -112,19 +114,16 @@ class BadInputTest {
     var first = victim.http.sendAsync(victim.request().POST(HttpRequest.BodyPublishers.ofString(Client.q(
         "{'jsonrpc':'2.0','id':77,'method':'tools/call','params':{'name':'lockstep','arguments':{}}}"))).build(),
         HttpResponse.BodyHandlers.ofString());
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (EngineAccess.of(EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, victim.session))).inFlightCount() == 0 && System.nanoTime() < deadline) {
-      Thread.sleep(5);
-    }
+    eventually(() -> EngineAccess.of(EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, victim.session))).inFlightCount() > 0, "call 77 is in flight");
     HttpResponse<Stream<String>> again = victim.post("{'jsonrpc':'2.0','id':77,'method':'ping'}");
     assertThat(again.statusCode()).isEqualTo(400);
-    JsonNode body = Fixture.json(Client.body(again));
+    JsonNode body = RawHttpClient.json(Client.body(again));
     assertThat(body.get("id").asInt()).isEqualTo(77);
     first.cancel(true);
     victim.post("{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':77}}");
   }
 
   private static int code(HttpResponse<Stream<String>> r) {
-    return Fixture.json(Client.body(r)).get("error").get("code").asInt();
+    return RawHttpClient.json(Client.body(r)).get("error").get("code").asInt();
   }
 }

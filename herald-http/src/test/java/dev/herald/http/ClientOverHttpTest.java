@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class ClientOverHttpTest {
   private McpHttpServer http;
+  private final CountDownLatch blocking = new CountDownLatch(1);
 
   @AfterEach
   void stop() {
@@ -53,6 +54,7 @@ class ClientOverHttpTest {
           return CallToolResult.text("did " + n);
         })
         .tool(Tool.builder("block").description("Blocks until cancelled").build(), call -> {
+          blocking.countDown();
           Thread.sleep(60_000);
           return CallToolResult.text("woke");
         })
@@ -80,7 +82,7 @@ class ClientOverHttpTest {
       CountDownLatch updated = new CountDownLatch(1);
       client.subscribe("demo://counter", u -> updated.countDown());
       ToolCallHandle inFlight = client.callToolAsync("block", null, CallOptions.defaults());
-      Thread.sleep(100);
+      assertThat(blocking.await(10, TimeUnit.SECONDS)).as("the call reached the server").isTrue();
 
       // The server loses the session (it expired, or the node restarted).
       assertThat(server.sessions()).hasSize(1);

@@ -1,9 +1,11 @@
 package dev.herald.http;
 
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -75,8 +77,8 @@ class SessionsAndSecurityTest {
     String[] localhost = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nOrigin: http://localhost:" + port + "\r\n" + common, init);
 
     assertThat(evil[0]).isEqualTo("403");
-    assertThat(Fixture.json(evil[1]).get("id").isNull()).isTrue();
-    assertThat(Fixture.json(evil[1]).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(evil[1]).get("id").isNull()).isTrue();
+    assertThat(RawHttpClient.json(evil[1]).get("error").get("code").asInt()).isEqualTo(-32600);
     assertThat(evilHost[0]).isEqualTo("403");
     assertThat(evilOrigin[0]).isEqualTo("403");
     assertThat(own[0]).isEqualTo("200");
@@ -101,7 +103,7 @@ class SessionsAndSecurityTest {
     HttpResponse<Stream<String>> bad = client.send(client.request().header("MCP-Protocol-Version", "1999-01-01")
         .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','id':3,'method':'ping'}"))));
     assertThat(bad.statusCode()).isEqualTo(400);
-    JsonNode body = Fixture.json(Client.body(bad));
+    JsonNode body = RawHttpClient.json(Client.body(bad));
     assertThat(body.get("error").get("data").get("requested").asString()).isEqualTo("1999-01-01");
 
     HttpRequest.Builder older = HttpRequest.newBuilder(client.uri)
@@ -126,7 +128,7 @@ class SessionsAndSecurityTest {
         "{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
             + "'clientInfo':{'name':'t','version':'1'}}}");
     assertThat(r.statusCode()).isEqualTo(503);
-    JsonNode body = Fixture.json(Client.body(r));
+    JsonNode body = RawHttpClient.json(Client.body(r));
     assertThat(body.get("error").get("code").asInt()).isEqualTo(-32000);
     assertThat(body.get("error").get("message").asString()).contains("session limit");
   }
@@ -144,7 +146,7 @@ class SessionsAndSecurityTest {
 
       assertThat(idle.call(1, "quiet", null).statusCode()).isEqualTo(404);
       HttpResponse<Stream<String>> alive = listening.call(2, "quiet", null);
-      assertThat(describe(Fixture.json(Client.body(alive)))).isEqualTo("result 2 ok");
+      assertThat(describe(RawHttpClient.json(Client.body(alive)))).isEqualTo("result 2 ok");
       assertThat(fixture.http.sessionCount()).isEqualTo(1);
     }
   }
@@ -162,6 +164,6 @@ class SessionsAndSecurityTest {
   }
 
   private static int error(HttpResponse<Stream<String>> r) {
-    return Fixture.json(Client.body(r)).get("error").get("code").asInt();
+    return RawHttpClient.json(Client.body(r)).get("error").get("code").asInt();
   }
 }

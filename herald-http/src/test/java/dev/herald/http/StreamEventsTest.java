@@ -1,10 +1,12 @@
 package dev.herald.http;
 
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.http.SseReader.Event;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.session.CountingEventListener;
 import dev.herald.session.EventListener.StreamKind;
 import java.net.http.HttpRequest;
@@ -71,7 +73,7 @@ class StreamEventsTest {
     client.initialize();
 
     HttpResponse<Stream<String>> quiet = client.call(2, "quiet", null);
-    assertThat(describe(Fixture.json(Client.body(quiet)))).isEqualTo("result 2 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(quiet)))).isEqualTo("result 2 ok");
     assertThat(events.streamsOpened(StreamKind.REQUEST)).as("a plain JSON answer is no stream").isZero();
 
     HttpResponse<Stream<String>> chatty = client.call(3, "chatty", "c");

@@ -2,12 +2,15 @@ package dev.herald.http;
 
 import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
-import static dev.herald.http.Fixture.describe;
+import static dev.herald.testing.Eventually.eventually;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.http.SseReader.Event;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
 import dev.herald.wire.McpJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -60,7 +63,7 @@ class StreamableHttpTest {
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
-    assertThat(describe(Fixture.json(Client.body(r)))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(Client.body(r)))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -177,7 +180,7 @@ class StreamableHttpTest {
     assertThat(fixture.holdFinished.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(fixture.holdCancelled).isFalse();
     // The answer had nowhere to go; the session carries on.
-    assertThat(describe(Fixture.json(Client.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(Client.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -188,7 +191,7 @@ class StreamableHttpTest {
       first.event();
       HttpResponse<Stream<String>> second = client.getResponse(null);
       assertThat(second.statusCode()).isEqualTo(409);
-      assertThat(Fixture.json(Client.body(second)).get("error").get("code").asInt()).isEqualTo(-32600);
+      assertThat(RawHttpClient.json(Client.body(second)).get("error").get("code").asInt()).isEqualTo(-32600);
     }
   }
 
@@ -196,28 +199,16 @@ class StreamableHttpTest {
     return Long.parseLong(id.substring(id.indexOf('_') + 1));
   }
 
-  private void awaitStored(String session, int atLeast) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (System.nanoTime() < deadline) {
+  private void awaitStored(String session, int atLeast) {
+    eventually(() -> {
       int[] n = {0};
       HttpSession s = EndpointProbe.session(fixture.http.endpoint, session);
       fixture.http.eventStore.replay(session, EndpointProbe.standingStreamId(s), 0, (q, m) -> n[0]++);
-      if (n[0] >= atLeast) {
-        return;
-      }
-      Thread.sleep(5);
-    }
-    throw new AssertionError("nothing stored");
+      return n[0] >= atLeast;
+    }, atLeast + " events are stored");
   }
 
-  private void awaitInFlight(int n) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n) {
-        return;
-      }
-      Thread.sleep(5);
-    }
-    throw new AssertionError("call never started");
+  private void awaitInFlight(int n) {
+    eventually(() -> EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n, n + " calls are in flight");
   }
 }

@@ -2,6 +2,7 @@ package dev.herald.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,7 @@ class CliAgainstTypeScriptIT {
 
   @Test
   void callShowsTheTypeScriptServersProgressAndResultOverStdio() throws Exception {
-    List<String> cmd = new ArrayList<>(HeraldProcess.command("call", "slow", "steps=3", "delayMs=20", "--"));
+    List<String> cmd = new ArrayList<>(HeraldJar.command("call", "slow", "steps=3", "delayMs=20", "--"));
     cmd.addAll(List.of("node", TsPeer.dir().resolve("server.mjs").toString()));
     Run run = run(cmd);
     assertThat(run.exit()).as(run.err()).isZero();
@@ -49,7 +50,7 @@ class CliAgainstTypeScriptIT {
   void watchPrintsTheTypeScriptServersNotificationsOverHttp() throws Exception {
     try (TsPeer.HttpServer ts = TsPeer.httpServer()) {
       String url = ts.uri().toString();
-      Process watch = new ProcessBuilder(HeraldProcess.command("watch", url, "--resource", "demo://counter", "--level", "info")).start();
+      Process watch = new ProcessBuilder(HeraldJar.command("watch", url, "--resource", "demo://counter", "--level", "info")).start();
       BlockingQueue<String> lines = new LinkedBlockingQueue<>();
       Thread.ofVirtual().start(() -> {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
@@ -73,7 +74,7 @@ class CliAgainstTypeScriptIT {
       try {
         assertThat(watching.await(30, TimeUnit.SECONDS)).as("watch connected and subscribed").isTrue();
         // The TS server notifies every subscribed session of a counter update, whoever caused it.
-        assertThat(run(HeraldProcess.command("call", url, "update_resource")).exit()).isZero();
+        assertThat(run(HeraldJar.command("call", url, "update_resource")).exit()).isZero();
         boolean updated = false;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (!updated && System.nanoTime() < deadline) {

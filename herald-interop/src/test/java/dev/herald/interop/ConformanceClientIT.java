@@ -2,6 +2,7 @@ package dev.herald.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.HeraldJar;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -18,7 +19,7 @@ class ConformanceClientIT {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"})
   void scenarioPassesWithNoWarnings(String scenario) throws Exception {
-    String command = String.join(" ", HeraldProcess.command("conformance-client"));
+    String command = String.join(" ", HeraldJar.command("conformance-client"));
     ConformanceSuite.Totals t = ConformanceSuite.run("client-" + scenario,
         List.of("client", "--command", command, "--scenario", scenario),
         Map.of());

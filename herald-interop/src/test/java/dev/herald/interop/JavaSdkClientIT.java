@@ -1,8 +1,10 @@
 package dev.herald.interop;
 
+import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.testing.HeraldJar;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.ServerParameters;
@@ -32,7 +34,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,7 +57,7 @@ class JavaSdkClientIT {
   }
 
   private static Peer connect(Spec spec) {
-    List<String> cmd = HeraldProcess.command("serve", "--stdio");
+    List<String> cmd = HeraldJar.command("serve", "--stdio");
     StdioClientTransport stdio = new StdioClientTransport(
         ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build(), McpJsonDefaults.getMapper());
     stdio.setStdErrorHandler(line -> System.err.println("[herald-server] " + line));
@@ -102,12 +103,14 @@ class JavaSdkClientIT {
     return ((TextContent) r.content().get(0)).text();
   }
 
-  private static void eventually(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(10);
-    }
+  /**
+   * A marker instead of a pause: {@code touch} of the prompts makes Herald send
+   * notifications/prompts/list_changed after the same debounce as the tools one, on the stream where
+   * session-level notifications go; once it is on the wire, any such notification sent before it is too.
+   */
+  private static void awaitMarker(Peer peer) {
+    assertThat(text(call(peer.client(), "touch", Map.of("area", "prompts")))).isNotEmpty();
+    peer.wire().awaitNotification("notifications/prompts/list_changed");
   }
 
   @SuppressWarnings("unchecked")
@@ -218,8 +221,7 @@ class JavaSdkClientIT {
       call(client, "emit_logs", Map.of("count", 3, "level", "info", "logger", "sdk-test"));
       call(client, "emit_logs", Map.of("count", 1, "level", "debug"));
       eventually(() -> logs.size() >= 3, "three info logs");
-      client.ping();
-      Thread.sleep(100);
+      client.ping(); // the marker: on the one pipe, whatever Herald wrote before its answer is on the wire
       // Herald writes them in order (checked on the wire); the SDK's sync client hands each
       // notification to its consumer as a separate boundedElastic task, so the consumer may see
       // them reordered (SDK 2.1.0 limitation): compare as a multiset there.
@@ -244,8 +246,9 @@ class JavaSdkClientIT {
       int before = client.listTools().tools().size();
       assertThat(text(call(client, "touch", Map.of()))).isEqualTo("touched tools");
       eventually(() -> changes.size() == 1, "the tools-change consumer");
-      client.ping();
-      Thread.sleep(300);
+      awaitMarker(peer);
+      assertThat(peer.wire().inbound).filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/tools/list_changed"))
+          .as("one touch, one coalesced notification").hasSize(1);
       assertThat(changes).as("one touch, one coalesced notification, one refetch").hasSize(1);
       assertThat(changes.get(0)).hasSize(before + 1).extracting(Tool::name).contains("dummy_1");
       assertThat(text(call(client, "dummy_1", Map.of()))).isEqualTo("dummy");
@@ -271,8 +274,9 @@ class JavaSdkClientIT {
           .satisfies(m -> assertThat(params(((JSONRPCNotification) m).params())).containsEntry("uri", "demo://counter"));
       // Another uri's change is not sent to this session.
       call(client, "update_resource", Map.of("uri", "demo://elsewhere"));
-      client.ping();
-      Thread.sleep(100);
+      awaitMarker(peer);
+      assertThat(peer.wire().inbound)
+          .filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/resources/updated")).hasSize(1);
       assertThat(updates).hasSize(1);
     }
   }
@@ -324,21 +328,16 @@ class JavaSdkClientIT {
 
       peer.wire().sendMessage(new JSONRPCNotification("notifications/cancelled",
           Map.of("requestId", id, "reason", "the java sdk gave up"))).block(Duration.ofSeconds(5));
-      // A step (100 ms) may already be in flight: wait until no update came for 500 ms...
-      int[] afterCancel = {-1};
-      eventually(() -> {
-        int n = progressOnTheWire(peer.wire(), "sdk-cancel").size();
-        try {
-          Thread.sleep(500);
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-        afterCancel[0] = n;
-        return progressOnTheWire(peer.wire(), "sdk-cancel").size() == n;
-      }, "progress to stop after the cancel");
-      Thread.sleep(700); // ...and check it stays stopped
-      assertThat(progressOnTheWire(peer.wire(), "sdk-cancel")).as("no progress once cancelled").hasSize(afterCancel[0]);
-      assertThat(afterCancel[0]).as("stopped well before step 80").isLessThan(70);
+      int atCancel = progressOnTheWire(peer.wire(), "sdk-cancel").size();
+      // Markers on Herald's own clock instead of pauses: two calls of five steps as long as the
+      // cancelled call's. During the first, at most what was already on its way may still arrive;
+      // during the second, nothing: had the work gone on, five more steps would have come each time.
+      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100)))).isEqualTo("completed 5 steps");
+      int afterCancel = progressOnTheWire(peer.wire(), "sdk-cancel").size();
+      assertThat(afterCancel).as("at most the step in flight and a held-back value after the cancel").isLessThanOrEqualTo(atCancel + 2);
+      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100)))).isEqualTo("completed 5 steps");
+      assertThat(progressOnTheWire(peer.wire(), "sdk-cancel")).as("no progress once cancelled").hasSize(afterCancel);
+      assertThat(afterCancel).as("stopped well before step 80").isLessThan(70);
       assertThat(indexOfResponse(List.copyOf(peer.wire().inbound), id)).as("no response to a cancelled request").isEqualTo(-1);
       assertThat(text(call(client, "echo", Map.of("text", "after cancel")))).isEqualTo("after cancel");
     }

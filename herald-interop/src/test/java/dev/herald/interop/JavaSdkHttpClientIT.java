@@ -1,5 +1,6 @@
 package dev.herald.interop;
 
+import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.cli.fixture.DemoFixture;
@@ -35,7 +36,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,12 +108,14 @@ class JavaSdkHttpClientIT {
     return ((TextContent) r.content().get(0)).text();
   }
 
-  private static void eventually(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(10);
-    }
+  /**
+   * A marker instead of a pause: {@code touch} of the prompts makes Herald send
+   * notifications/prompts/list_changed after the same debounce as the tools one, on the stream where
+   * session-level notifications go; once it is on the wire, any such notification sent before it is too.
+   */
+  private static void awaitMarker(Peer peer) {
+    assertThat(text(call(peer.client(), "touch", Map.of("area", "prompts")))).isNotEmpty();
+    peer.wire().awaitNotification("notifications/prompts/list_changed");
   }
 
   @SuppressWarnings("unchecked")
@@ -230,8 +232,8 @@ class JavaSdkHttpClientIT {
       call(client, "emit_logs", Map.of("count", 3, "level", "info", "logger", "sdk-test"));
       call(client, "emit_logs", Map.of("count", 1, "level", "debug"));
       eventually(() -> logs.size() >= 3, "three info logs");
-      client.ping();
-      Thread.sleep(100);
+      // No pause: each call's logs ride that call's stream before its response, so the wire already
+      // holds everything these calls logged; the consumer cannot get more than the wire.
       List<JSONRPCMessage> inbound = List.copyOf(peer.wire().inbound);
       assertThat(inbound)
           .filteredOn(m -> isNotification(m, "notifications/message"))
@@ -269,8 +271,7 @@ class JavaSdkHttpClientIT {
       int before = client.listTools().tools().size();
       assertThat(text(call(client, "touch", Map.of()))).isEqualTo("touched tools");
       eventually(() -> changes.size() == 1, "the tools-change consumer");
-      client.ping();
-      Thread.sleep(300);
+      awaitMarker(peer);
       assertThat(peer.wire().inbound).filteredOn(m -> isNotification(m, "notifications/tools/list_changed"))
           .as("one touch, one notification").hasSize(1);
       assertThat(changes).as("one notification, one refetch").hasSize(1);
@@ -298,8 +299,7 @@ class JavaSdkHttpClientIT {
           .satisfies(m -> assertThat(params(((JSONRPCNotification) m).params())).containsEntry("uri", "demo://counter"));
       // Another uri's change is not sent to this session.
       call(client, "update_resource", Map.of("uri", "demo://elsewhere"));
-      client.ping();
-      Thread.sleep(100);
+      awaitMarker(peer);
       assertThat(updates).hasSize(1);
       assertThat(peer.wire().inbound).filteredOn(m -> isNotification(m, "notifications/resources/updated")).hasSize(1);
     }

@@ -2,6 +2,7 @@ package dev.herald.interop;
 
 import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressRejection;
+import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +44,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.AfterEach;
@@ -103,10 +103,6 @@ class JavaSdkHttpServerIT {
 
   static ObjectNode args(Object... kv) {
     return TypeScriptServerIT.args(kv);
-  }
-
-  static void eventually(BooleanSupplier condition, String what) throws InterruptedException {
-    JavaSdkServerIT.eventually(condition, what);
   }
 
   @Test
@@ -195,12 +191,11 @@ class JavaSdkHttpServerIT {
       client.setLoggingLevel(LoggingLevel.WARNING);
       client.callTool("emit_logs", args("count", 2, "level", "info"));
       client.callTool("emit_logs", args("count", 1, "level", "error"));
-      client.ping();
-      Thread.sleep(100);
+      Markers.criticalLog(client); // the earlier calls' logs, on their own streams, were delivered before it
       assertThat(logs).extracting(m -> m.data().stringValue())
-          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1");
+          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1", "log message 1 of 1");
       assertThat(logs).extracting(LoggingMessageParams::level)
-          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR);
+          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR, LoggingLevel.CRITICAL);
       assertThat(logs).allSatisfy(m -> assertThat(m.logger()).isEqualTo("java-sdk"));
     }
   }
@@ -233,8 +228,8 @@ class JavaSdkHttpServerIT {
       }
       assertThat(client.fetchCount(McpClient.Area.TOOLS)).as("one refetch for eight callers").isEqualTo(2);
       assertThat(client.callTool("dummy_1", args()).firstText()).isEqualTo("dummy");
-      client.ping();
-      Thread.sleep(100);
+      // A later notification on the same GET stream: a second list_changed would have come first.
+      Markers.resourceUpdated(client, JavaSdkServerMain.COUNTER_URI);
       assertThat(changes.get()).as("one touch, one notification").isEqualTo(1);
     }
   }
@@ -254,8 +249,7 @@ class JavaSdkHttpServerIT {
           .satisfies(c -> assertThat(McpJson.toTree(c).get("text").stringValue()).isEqualTo("2"));
       sub.close(); // the last listener: resources/unsubscribe goes to the SDK server
       client.callTool("update_resource", args());
-      client.ping();
-      Thread.sleep(200);
+      Markers.toolsListChanged(client); // on the same GET stream, after any update the SDK sent
       assertThat(updates).as("none after unsubscribe").hasSize(2);
     }
   }

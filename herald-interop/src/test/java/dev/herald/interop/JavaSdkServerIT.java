@@ -2,6 +2,7 @@ package dev.herald.interop;
 
 import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressRejection;
+import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,14 +47,6 @@ class JavaSdkServerIT {
 
   static ObjectNode args(Object... kv) {
     return TypeScriptServerIT.args(kv);
-  }
-
-  static void eventually(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(10);
-    }
   }
 
   @Test
@@ -121,11 +113,11 @@ class JavaSdkServerIT {
       client.callTool("emit_logs", args("count", 2, "level", "info"));
       client.callTool("emit_logs", args("count", 1, "level", "error"));
       eventually(() -> logs.size() >= 4, "the error log");
-      client.ping();
-      Thread.sleep(100);
+      Markers.criticalLog(client); // whatever came before it on the pipe has reached the listener
       assertThat(logs).extracting(m -> m.data().stringValue())
-          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1");
-      assertThat(logs).extracting(LoggingMessageParams::level).containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR);
+          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1", "log message 1 of 1");
+      assertThat(logs).extracting(LoggingMessageParams::level)
+          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR, LoggingLevel.CRITICAL);
       assertThat(logs).allSatisfy(m -> assertThat(m.logger()).isEqualTo("java-sdk"));
     }
   }
@@ -174,8 +166,7 @@ class JavaSdkServerIT {
           .satisfies(c -> assertThat(McpJson.toTree(c).get("text").stringValue()).isEqualTo("2"));
       sub.close(); // the last listener: resources/unsubscribe goes to the SDK server
       client.callTool("update_resource", args());
-      client.ping();
-      Thread.sleep(100);
+      Markers.criticalLog(client); // an update sent before it on the pipe would have been delivered
       assertThat(updates).as("none after unsubscribe").hasSize(2);
     }
   }

@@ -1,8 +1,11 @@
 package dev.herald.interop;
 
+import static dev.herald.testing.Eventually.eventually;
+
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -21,6 +24,11 @@ final class SdkWiretap implements McpClientTransport {
 
   SdkWiretap(McpClientTransport delegate) {
     this.delegate = delegate;
+  }
+
+  /** Waits until a notification with {@code method} came in. */
+  void awaitNotification(String method) {
+    eventually(() -> inbound.stream().anyMatch(m -> m instanceof JSONRPCNotification n && n.method().equals(method)), method + " arrives");
   }
 
   @Override

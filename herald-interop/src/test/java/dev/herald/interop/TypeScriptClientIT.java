@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.testing.HeraldJar;
 import dev.herald.wire.McpJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,7 +36,7 @@ class TypeScriptClientIT {
   @Test
   void typeScriptClientDrivesHeraldServerOverStdio() throws Exception {
     List<String> target = new ArrayList<>(List.of("--"));
-    target.addAll(HeraldProcess.command("serve", "--stdio"));
+    target.addAll(HeraldJar.command("serve", "--stdio"));
     assertEverythingArrived(runClient(target));
   }
 
@@ -48,6 +49,17 @@ class TypeScriptClientIT {
     }
   }
 
+  /** The progress values of one call as the TS transport received them; they end at 5, then its response. */
+  private static List<Double> progressBeforeResponse(JsonNode wire) {
+    assertThat(wire.get(wire.size() - 1).has("response")).as("the call's response comes last: %s", wire).isTrue();
+    List<Double> written = new ArrayList<>();
+    for (int i = 0; i < wire.size() - 1; i++) {
+      written.add(wire.get(i).get("progress").doubleValue());
+    }
+    assertThat(written).as("progress on the wire before the response").isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+    return written;
+  }
+
   private static void assertEverythingArrived(JsonNode seen) {
 
     assertThat(seen.get("errors")).as("errors the TS client hit").isEmpty();
@@ -55,14 +67,24 @@ class TypeScriptClientIT {
     assertThat(seen.get("capabilities").get("resources").get("subscribe").booleanValue()).isTrue();
     assertThat(seen.get("slow").stringValue()).isEqualTo("completed 5 steps");
 
-    // Progress: at least one update, strictly increasing, ending at the total, all with total 5.
+    // Progress as Herald wrote it, recorded at the TS client's transport before the SDK dispatches:
+    // strictly increasing, the last (flushed) value 5 included, all before the response.
+    List<Double> written = progressBeforeResponse(seen.get("slowWire"));
+    progressBeforeResponse(seen.get("flushWire"));
+
+    // Progress as the SDK's onprogress callback saw it: only what the peer guarantees. The SDK
+    // (1.32) runs notification handlers in a microtask but settles a response synchronously and
+    // drops the request's progress handler then, so a progress notification read in the same chunk
+    // as the response never reaches onprogress (docs/known-issues.md, "Peer limitations"): under
+    // load the final value can be missing. At least one update, strictly increasing, none above
+    // the total, all with total 5, each one Herald wrote.
     List<Double> values = new ArrayList<>();
     seen.get("progress").forEach(p -> {
       values.add(p.get("progress").doubleValue());
       assertThat(p.get("total").doubleValue()).isEqualTo(5.0);
     });
-    assertThat(values).isNotEmpty().isSorted().doesNotHaveDuplicates();
-    assertThat(values.get(values.size() - 1)).as("the last value is flushed before the response").isEqualTo(5.0);
+    assertThat(values).isNotEmpty().isSorted().doesNotHaveDuplicates().allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(5.0));
+    assertThat(written).containsAll(values);
 
     // Logs: the two info messages, not the debug ones (the level is info).
     assertThat(seen.get("logs")).hasSize(2);

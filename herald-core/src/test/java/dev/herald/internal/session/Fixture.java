@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.herald.session.CancelledException;
 import dev.herald.session.TimeoutException;
+import dev.herald.testing.Eventually;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProgressToken;
@@ -16,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -113,13 +113,7 @@ final class Fixture {
 
   /** Waits until {@code condition} holds; fails after {@link #WAIT}. */
   static void await(BooleanSupplier condition, String what) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("timed out waiting until " + what);
-      }
-      LockSupport.parkNanos(100_000);
-    }
+    Eventually.eventually(WAIT, condition, what);
   }
 
   static void await(CountDownLatch latch, String what) {

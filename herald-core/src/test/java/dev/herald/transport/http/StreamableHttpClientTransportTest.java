@@ -1,5 +1,6 @@
 package dev.herald.transport.http;
 
+import static dev.herald.testing.Eventually.eventually;
 import static dev.herald.transport.http.ScriptedServer.END;
 import static dev.herald.transport.http.ScriptedServer.event;
 import static dev.herald.transport.http.ScriptedServer.json;
@@ -93,6 +94,11 @@ class StreamableHttpClientTransportTest {
       return status(200);
     }
     return null;
+  }
+
+  /** Waits until the transport has no worker left (POST responses, streams, reconnections). */
+  private void awaitWorkersDone() {
+    eventually(() -> transport.workerCount() == 0, "the transport's workers are done");
   }
 
   private void initialize() throws Exception {
@@ -330,7 +336,7 @@ class StreamableHttpClientTransportTest {
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).isEqualTo(PROGRESS_1);
     assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("no event id to resume from");
-    Thread.sleep(100);
+    awaitWorkersDone(); // the transport's own signal: no stream reader is left to try again
     assertThat(server.requests).hasSize(1);
   }
 
@@ -347,7 +353,7 @@ class StreamableHttpClientTransportTest {
     connect(r -> sse("id: o-0\ndata:\n\n", event("o-1", huge), event("o-2", CALL_RESULT)), b -> b.maxEventBytes(1024));
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("larger than 1024 bytes");
-    Thread.sleep(100);
+    awaitWorkersDone();
     assertThat(server.requests).hasSize(1);
   }
 
@@ -397,7 +403,7 @@ class StreamableHttpClientTransportTest {
     server.next();
     server.next();
     assertThat(server.next().method()).isEqualTo("GET");
-    Thread.sleep(150);
+    awaitWorkersDone();
     assertThat(server.requests).hasSize(3); // 405 is not retried
     assertThat(transport.isClosed()).isFalse();
   }
@@ -406,7 +412,7 @@ class StreamableHttpClientTransportTest {
   void standingStreamCanBeTurnedOff() throws Exception {
     connect(r -> handshake(r), b -> b.openStandingStream(false));
     initialize();
-    Thread.sleep(150);
+    awaitWorkersDone(); // the initialized POST's worker would have opened the standing stream
     assertThat(server.requests).extracting(Request::method).containsExactly("POST", "POST");
   }
 
@@ -481,14 +487,12 @@ class StreamableHttpClientTransportTest {
     assertThat(delete.header("MCP-Protocol-Version")).isEqualTo("2025-11-25");
     assertThat(receiver.awaitClose()).isNull();
     standing.add(event("late", LIST_CHANGED));
-    Thread.sleep(100);
+    // Once no stream reader is left, nothing more can be delivered: the late event never was.
+    awaitWorkersDone();
     assertThat(receiver.all).containsExactly(INIT_RESULT);
     transport.close();
     assertThat(receiver.closes.get()).isEqualTo(1);
     assertThatThrownBy(() -> transport.send(msg(CALL), null)).isInstanceOf(TransportException.class);
-    for (int i = 0; i < 100 && transport.workerCount() > 0; i++) {
-      Thread.sleep(20);
-    }
     assertThat(transport.workerCount()).as("stream readers still running after close").isZero();
     standing.add(END);
   }

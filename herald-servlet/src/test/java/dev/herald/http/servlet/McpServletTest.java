@@ -1,13 +1,15 @@
 package dev.herald.http.servlet;
 
-import static dev.herald.http.servlet.ServletFixture.describe;
+import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.session.CallOptions;
 import dev.herald.client.McpClient;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.http.servlet.ServletFixture.Client;
-import dev.herald.http.servlet.SseReader.Event;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import java.io.InputStream;
@@ -40,12 +42,12 @@ class McpServletTest {
   @Test
   void initializeAnswersAsJsonWithASessionId() throws Exception {
     Client client = fixture.client();
-    HttpResponse<Stream<String>> r = client.initialize();
+    HttpResponse<Stream<String>> r = client.initializeResponse();
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     assertThat(client.session).matches("[A-Za-z0-9_-]{22}");
-    assertThat(ServletFixture.json(Client.body(r)).get("result").get("protocolVersion").asString()).isEqualTo("2025-11-25");
+    assertThat(RawHttpClient.json(Client.body(r)).get("result").get("protocolVersion").asString()).isEqualTo("2025-11-25");
     assertThat(fixture.servlet.sessionCount()).isEqualTo(1);
   }
 
@@ -74,7 +76,7 @@ class McpServletTest {
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
-    assertThat(describe(ServletFixture.json(Client.body(r)))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(Client.body(r)))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -100,7 +102,7 @@ class McpServletTest {
 
     assertThat(deleted.statusCode()).isEqualTo(200);
     assertThat(after.statusCode()).isEqualTo(404);
-    assertThat(ServletFixture.json(Client.body(after)).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(Client.body(after)).get("error").get("code").asInt()).isEqualTo(-32600);
     assertThat(fixture.servlet.sessionCount()).isZero();
   }
 

@@ -1,6 +1,5 @@
-package dev.herald.http;
+package dev.herald.testing;
 
-import dev.herald.wire.McpJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -10,20 +9,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Reads SSE events from a line stream on its own virtual thread. A block with a {@code data}
- * field is one event; a block with only {@code retry} is remembered, not an event.
+ * Reads SSE events (HTML Living Standard, "Server-sent events", as used by the MCP Streamable HTTP
+ * transport) from a line stream on its own virtual thread. A block with a {@code data} field is one
+ * event; a block with only {@code retry} is remembered, not an event; comments are skipped.
  */
-final class SseReader implements AutoCloseable {
+public final class SseReader implements AutoCloseable {
   /** One SSE event; {@code data} empty for a priming event. */
-  record Event(@Nullable String id, @Nullable String type, String data) {
-    boolean priming() {
+  public record Event(@Nullable String id, @Nullable String type, String data) {
+    /** Whether this is a priming event (an id and no data, sent so that a client can resume). */
+    public boolean priming() {
       return data.isEmpty();
     }
 
-    JsonNode json() {
-      return McpJson.mapper().readTree(data);
+    /** The data as JSON (a JSON-RPC message). */
+    public JsonNode json() {
+      return JsonMapper.shared().readTree(data);
     }
   }
 
@@ -32,7 +35,8 @@ final class SseReader implements AutoCloseable {
   private final Stream<String> lines;
   private volatile @Nullable String retry;
 
-  SseReader(Stream<String> lines) {
+  /** Starts reading {@code lines} (for example an {@code HttpResponse} body of lines). */
+  public SseReader(Stream<String> lines) {
     this.lines = lines;
     Thread.ofVirtual().name("sse-reader").start(this::run);
   }
@@ -78,7 +82,8 @@ final class SseReader implements AutoCloseable {
   }
 
   /** The next event, failing after {@code timeout}; {@code null} when the stream ended. */
-  @Nullable Event next(Duration timeout) throws InterruptedException {
+  @SuppressWarnings("ReferenceEquality") // END is a sentinel instance: identity is the question
+  public @Nullable Event next(Duration timeout) throws InterruptedException {
     Event e = events.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
     if (e == null) {
       throw new AssertionError("no SSE event within " + timeout);
@@ -91,7 +96,7 @@ final class SseReader implements AutoCloseable {
   }
 
   /** The next event, which must exist. */
-  Event event() throws InterruptedException {
+  public Event event() throws InterruptedException {
     Event e = next(Duration.ofSeconds(10));
     if (e == null) {
       throw new AssertionError("SSE stream ended early");
@@ -100,7 +105,7 @@ final class SseReader implements AutoCloseable {
   }
 
   /** Every event until the stream ends. */
-  List<Event> rest() throws InterruptedException {
+  public List<Event> rest() throws InterruptedException {
     List<Event> all = new ArrayList<>();
     for (Event e; (e = next(Duration.ofSeconds(10))) != null; ) {
       all.add(e);
@@ -108,7 +113,8 @@ final class SseReader implements AutoCloseable {
     return all;
   }
 
-  @Nullable String retry() {
+  /** The last {@code retry} field seen, if any. */
+  public @Nullable String retry() {
     return retry;
   }
 
