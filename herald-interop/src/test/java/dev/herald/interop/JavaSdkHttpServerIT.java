@@ -184,8 +184,9 @@ class JavaSdkHttpServerIT {
       client.setLoggingLevel(LoggingLevel.INFO);
       client.callTool("emit_logs", args("count", 2, "level", "debug"));
       client.callTool("emit_logs", args("count", 3, "level", "info"));
-      // Sent through the call's exchange, so they ride the call's SSE stream before its response:
-      // present as soon as the call returns.
+      // Sent through the call's exchange, so they ride the call's SSE stream before its response;
+      // log listeners run in arrival order on the client's listener thread, so wait for them there.
+      eventually(() -> logs.size() >= 3, "the three info logs reached the listener");
       assertThat(logs).extracting(m -> m.data().stringValue())
           .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
       client.setLoggingLevel(LoggingLevel.WARNING);
