@@ -159,7 +159,10 @@ class CatalogTest {
     AtomicBoolean writing = new AtomicBoolean(true);
     List<Future<?>> writers = new ArrayList<>();
     List<Future<Integer>> readers = new ArrayList<>();
-    try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+    // Platform threads: the readers spin without blocking, and spinning virtual threads would hold
+    // every carrier thread on a two-core machine and starve the writers.
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
       for (int w = 0; w < 2; w++) {
         int writer = w;
         writers.add(pool.submit(() -> {
@@ -199,6 +202,9 @@ class CatalogTest {
       for (Future<Integer> f : readers) {
         assertThat(f.get(30, TimeUnit.SECONDS)).isPositive();
       }
+    } finally {
+      writing.set(false); // a failed writer must not leave the readers spinning
+      pool.shutdownNow();
     }
 
     List<Item> all = mine.list();
