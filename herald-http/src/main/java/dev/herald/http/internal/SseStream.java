@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * store and then goes live can neither miss an event nor repeat one. A POST stream starts
  * undecided, holding the exchange: when the request's response is the first message, it is answered
  * as plain JSON and no stream ever exists; anything else first switches the exchange to SSE
- * (status, headers, a priming event). The response ends the stream; later messages related to the
+ * (status, headers, a priming event). The response ends the stream (so does the request's
+ * cancellation, which has no response); later messages related to the
  * request go to the standing stream. If the POST connection fails before anything was written, the
  * client holds no event id to resume from, so the stream is orphaned: its notifications go to the
  * standing stream and its response is dropped (a disconnect is not a cancellation: the handler runs
@@ -223,6 +224,40 @@ public final class SseStream implements SseSink.Listener {
     }
     s.flush();
     return true;
+  }
+
+  /**
+   * The request was cancelled, so no response will come (MCP 2025-11-25
+   * basic/utilities/cancellation): the stream ends now, as a response would have ended it. An
+   * undecided POST is switched to SSE and ended at once, so its exchange completes with an empty
+   * stream instead of waiting forever; a stream already switched ends after what is queued and is
+   * kept for resumption, which replays what the client missed and then ends at once. The request
+   * id is freed for reuse.
+   */
+  void cancelled() {
+    SseSink flush = null;
+    boolean keep;
+    lock.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      if (!upgraded && held != null) {
+        upgradeLocked();
+      }
+      ended = true;
+      keep = upgraded;
+      if (sink != null) {
+        sink.end();
+        flush = sink;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush();
+    }
+    session.requestEnded(this, keep);
   }
 
   /**
