@@ -261,7 +261,7 @@ final class Requests {
     }
     String id = ex.queryParameter("sessionId");
     LegacySession session = id == null ? null : endpoint.legacySessions.get(id);
-    if (session == null) {
+    if (session == null || session.isClosed()) {
       reject(ex, 404, "Session not found");
       return;
     }
