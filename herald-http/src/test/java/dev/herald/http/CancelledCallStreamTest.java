@@ -104,9 +104,9 @@ class CancelledCallStreamTest {
   }
 
   @Test
-  void fiveHundredCancelledCallsGiveBackEveryStreamAndDescriptor() throws Exception {
+  void hundredsOfCancelledCallsGiveBackEveryStreamAndDescriptor() throws Exception {
     assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc/self/fd");
-    int calls = 500;
+    int calls = Integer.getInteger("herald.test.cancelledCalls", 500); // -D... for a longer run
     // Warm up the client's connection pool and the server's threads.
     for (int i = 0; i < 5; i++) {
       assertThat(Fixture.describe(Fixture.json(Client.body(client.call(1_000 + i, "quiet", null))))).isEqualTo("result " + (1_000 + i) + " ok");
@@ -120,7 +120,8 @@ class CancelledCallStreamTest {
     }
     boolean allEnded = waitUntil(() -> ends.stream().allMatch(CompletableFuture::isDone)
         && StreamProbe.openRequestStreams(http.endpoint) == streamsBefore
-        && openDescriptors() <= fdsBefore + 4, Duration.ofSeconds(30));
+        // a few more pooled client connections (two descriptors each) are fine; one per call is not
+        && openDescriptors() <= fdsBefore + 16, Duration.ofSeconds(30));
     long fdsAfter = openDescriptors();
     int streamsAfter = StreamProbe.openRequestStreams(http.endpoint);
     long ended = ends.stream().filter(CompletableFuture::isDone).count();
@@ -163,7 +164,7 @@ class CancelledCallStreamTest {
     return e.priming() ? stream.event() : e;
   }
 
-  private static long openDescriptors() {
+  static long openDescriptors() {
     try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
       return fds.count();
     } catch (IOException e) {
