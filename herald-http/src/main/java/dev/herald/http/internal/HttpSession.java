@@ -386,7 +386,7 @@ public final class HttpSession {
     public void requestCancelled(RequestId request) {
       SseStream s = requests.get(request);
       if (s != null) {
-        s.cancelled();
+        s.cancel();
       }
     }
 

@@ -42,6 +42,8 @@ public final class SseStream implements SseSink.Listener {
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
+  /** Ended by the request's cancellation: it will never carry a response. */
+  private volatile boolean cancelled;
 
   /** A POST stream holding its exchange until the first message decides JSON or SSE. */
   SseStream(HttpSession session, String id, RequestId request, Exchange held) {
@@ -61,6 +63,11 @@ public final class SseStream implements SseSink.Listener {
 
   boolean ended() {
     return ended;
+  }
+
+  /** Whether the stream ended because its request was cancelled (no response will ever come). */
+  boolean cancelled() {
+    return cancelled;
   }
 
   /** A request's stream or the standing stream, as the session's event listener names them. */
@@ -230,11 +237,12 @@ public final class SseStream implements SseSink.Listener {
    * The request was cancelled, so no response will come (MCP 2025-11-25
    * basic/utilities/cancellation): the stream ends now, as a response would have ended it. An
    * undecided POST is switched to SSE and ended at once, so its exchange completes with an empty
-   * stream instead of waiting forever; a stream already switched ends after what is queued and is
-   * kept for resumption, which replays what the client missed and then ends at once. The request
-   * id is freed for reuse.
+   * stream instead of waiting forever; a stream already switched ends after what is queued. A
+   * resumption of it is answered at once with no stream ({@code 204}): an empty stream that ends
+   * without a response would make clients that resume until the response arrives reconnect
+   * forever. The request id is freed for reuse.
    */
-  void cancelled() {
+  void cancel() {
     SseSink flush = null;
     boolean keep;
     lock.lock();
@@ -246,6 +254,7 @@ public final class SseStream implements SseSink.Listener {
         upgradeLocked();
       }
       ended = true;
+      cancelled = true;
       keep = upgraded;
       if (sink != null) {
         sink.end();
