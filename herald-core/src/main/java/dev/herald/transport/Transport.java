@@ -55,6 +55,15 @@ public interface Transport extends AutoCloseable {
     return false;
   }
 
+  /**
+   * The peer cancelled one inbound request ({@code notifications/cancelled}, MCP 2025-11-25
+   * basic/utilities/cancellation): its handler was told to stop and no response will be sent for
+   * it. A transport that holds a stream open for that response ends it now, cleanly, and forgets
+   * the request id so the peer may use it again. Called after the session has released the id.
+   * Transports without per-request streams (stdio) change nothing.
+   */
+  default void requestCancelled(RequestId request) {}
+
   /** Closes the connection. Idempotent. */
   @Override
   void close();

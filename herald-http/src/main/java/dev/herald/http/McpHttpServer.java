@@ -81,7 +81,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Legacy HTTP+SSE</b> ({@link Builder#legacySse}): GET {@code /sse} opens a session whose
  * first event, {@code endpoint}, names {@code /messages?sessionId=...}; client messages are
- * POSTed there (202) and everything from the server comes on the one stream.
+ * POSTed there (202) and everything from the server comes on the one stream. The stream gets
+ * keep-alive comments ({@link Builder#sseKeepAlive}), so a client that went away is noticed and
+ * its session ended; a legacy session that received nothing and ran nothing for {@link
+ * Builder#sessionIdleTimeout} ends too. A POST for an ended session is 404.
  *
  * <p><b>Threading.</b> Jetty's threads parse requests and complete writes without blocking;
  * handlers run on the session engine's virtual threads; an open stream or a waiting request

@@ -582,6 +582,11 @@ public final class SessionEngine {
       return;
     }
     cancelInbound(call, p.reason() == null ? "cancelled by peer" : p.reason());
+    try {
+      transport.requestCancelled(call.id()); // no response will come: its stream ends now
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] transport could not end the stream of {1}: {2}", name, call.id(), e.getMessage());
+    }
   }
 
   private void cancelInbound(InboundCall call, String reason) {

@@ -2,7 +2,9 @@ package dev.herald.transport.http;
 
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
+import dev.herald.wire.CancelledNotificationParams;
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
@@ -43,9 +45,10 @@ import org.jspecify.annotations.Nullable;
  * fails {@code send} at once with a one-line {@link TransportException} ("cannot reach URI:
  * connection refused"). Once the server issues {@code Mcp-Session-Id} (on the response to {@code
  * initialize}) it goes on every later request, and so does {@code MCP-Protocol-Version} once the
- * {@code initialize} result has passed through: the only method this transport ever looks at is
- * {@code initialize} (to learn those two) and {@code notifications/initialized} (to open the
- * standing stream after it).
+ * {@code initialize} result has passed through: the only methods this transport ever looks at are
+ * {@code initialize} (to learn those two), {@code notifications/initialized} (to open the
+ * standing stream after it) and {@code notifications/cancelled} (a cancelled request's stream,
+ * which the server ends without a response, is not resumed).
  *
  * <p><b>Receiving.</b> A {@code 202} carries nothing; an {@code application/json} answer is one
  * frame; a {@code text/event-stream} answer is read event by event (events of type {@code message}
@@ -177,10 +180,29 @@ public final class StreamableHttpClientTransport implements Transport {
     if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
       machine.initializedSending(openStandingStream);
     }
+    if (message instanceof JsonRpcMessage.Notification n && McpMethods.CANCELLED.equals(n.method())) {
+      stopAwaiting(n);
+    }
     if (route instanceof ConnectionState.Legacy legacy) {
       legacy.connection().post(message);
     } else {
       new PostExchange(this, message).send();
+    }
+  }
+
+  /**
+   * This side cancelled one of its requests (MCP 2025-11-25 basic/utilities/cancellation): no
+   * response will come, so the server ends that request's stream, and the stream must not be
+   * resumed as if it had dropped.
+   */
+  private void stopAwaiting(JsonRpcMessage.Notification cancelled) {
+    try {
+      RequestId id = McpJson.fromTree(cancelled.params(), CancelledNotificationParams.class).requestId();
+      if (id != null) {
+        delivery.forget(id);
+      }
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.DEBUG, "unreadable cancellation sent: {0}", e.getMessage());
     }
   }
 

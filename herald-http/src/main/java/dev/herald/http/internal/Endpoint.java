@@ -143,7 +143,7 @@ public final class Endpoint {
     }
   }
 
-  /** Ends idle sessions and sends keep-alive comments on quiet standing streams. */
+  /** Ends idle sessions (both transports) and sends keep-alive comments on quiet streams. */
   public void sweep() {
     long now = config.ticker.nanos();
     long sysNow = System.nanoTime();
@@ -153,6 +153,14 @@ public final class Endpoint {
         s.close();
       } else {
         s.keepAlive(sysNow, config.keepAliveNanos);
+      }
+    }
+    for (LegacySession s : legacySessions.values()) {
+      if (s.idleSince(now, config.idleTimeoutNanos)) {
+        LOG.log(System.Logger.Level.DEBUG, "legacy session {0} idle: ended", s.id);
+        s.shutdown();
+      } else {
+        s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
       }
     }
   }

@@ -290,6 +290,11 @@ public final class HttpSession {
     return requests.get(request);
   }
 
+  /** How many requests of this session still hold their POST stream. */
+  int openRequests() {
+    return requests.size();
+  }
+
   /** Closes the connection of one request's stream (SSE polling). */
   boolean closeStream(RequestId request) {
     SseStream s = requests.get(request);
@@ -374,6 +379,15 @@ public final class HttpSession {
     @Override
     public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
       route(encoded.message(), encoded.bytes(), relatedTo);
+    }
+
+    /** The request was cancelled: end its stream and free its id (no response will come). */
+    @Override
+    public void requestCancelled(RequestId request) {
+      SseStream s = requests.get(request);
+      if (s != null) {
+        s.cancel();
+      }
     }
 
     @Override

@@ -21,7 +21,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Design note (spec 2024-11-05 basic/transports; 2025-11-25 §Backwards Compatibility). There
  * is one stream, so routing is trivial and {@code relatedTo} is ignored; there are no event ids
  * and no resumption: when the stream ends, or its reader falls behind the queue limit, the
- * session ends.
+ * session ends. A client that goes away silently is found by the keep-alive comments the
+ * housekeeping timer writes ({@link #keepAlive}): the write fails and the session ends. The stream
+ * is open for the session's whole life, so it cannot count as activity: a session is idle when no
+ * client message arrived and no request ran for the idle timeout ({@link #idleSince}), and then
+ * it ends, as Streamable HTTP sessions do.
  *
  * <p>Thread-safe.
  */
@@ -35,11 +39,37 @@ final class LegacySession implements Transport, SseSink.Listener {
   private volatile @Nullable Receiver receiver;
   private volatile @Nullable ServerSession serverSession;
   private volatile boolean closed;
+  private volatile long lastActivity;
 
   LegacySession(Endpoint server, String id, SseSink sink) {
     this.server = server;
     this.id = id;
     this.sink = sink;
+    this.lastActivity = server.config.ticker.nanos();
+  }
+
+  boolean isClosed() {
+    return closed;
+  }
+
+  /** Idle: open, no client message and no request running for at least {@code timeoutNanos}. */
+  boolean idleSince(long now, long timeoutNanos) {
+    if (closed || now - lastActivity < timeoutNanos) {
+      return false;
+    }
+    ServerSession ss = serverSession;
+    return ss == null || EngineAccess.of(ss).inFlightCount() == 0;
+  }
+
+  /**
+   * Writes a keep-alive comment when the stream wrote nothing for {@code quietNanos}; a client
+   * that went away makes the write fail, and the session ends ({@link #detached}).
+   */
+  void keepAlive(long nowSystemNanos, long quietNanos) {
+    if (!closed && nowSystemNanos - sink.lastWriteNanos() >= quietNanos) {
+      sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null));
+      sink.flush();
+    }
   }
 
   /** Sends the {@code endpoint} event and connects the server session. */
@@ -56,6 +86,7 @@ final class LegacySession implements Transport, SseSink.Listener {
   }
 
   void deliver(DecodedMessage frame) {
+    lastActivity = server.config.ticker.nanos();
     Receiver r = receiver;
     if (r == null || closed) {
       return;

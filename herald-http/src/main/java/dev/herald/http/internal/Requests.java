@@ -144,6 +144,12 @@ final class Requests {
         reject(ex, 400, "Bad Request: unknown Last-Event-ID");
         return;
       }
+      if (stream.cancelled()) {
+        // Its request was cancelled, so no response will ever come: nothing to resume. An empty
+        // SSE stream would look like a drop to clients that resume until the response arrives.
+        HttpExchanges.empty(ex, 204, session.id);
+        return;
+      }
     }
     SseSink sink = session.newSink(ex);
     ex.keepOpen(); // keep-alive comments keep it honest
@@ -261,7 +267,7 @@ final class Requests {
     }
     String id = ex.queryParameter("sessionId");
     LegacySession session = id == null ? null : endpoint.legacySessions.get(id);
-    if (session == null) {
+    if (session == null || session.isClosed()) {
       reject(ex, 404, "Session not found");
       return;
     }

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * store and then goes live can neither miss an event nor repeat one. A POST stream starts
  * undecided, holding the exchange: when the request's response is the first message, it is answered
  * as plain JSON and no stream ever exists; anything else first switches the exchange to SSE
- * (status, headers, a priming event). The response ends the stream; later messages related to the
+ * (status, headers, a priming event). The response ends the stream (so does the request's
+ * cancellation, which has no response); later messages related to the
  * request go to the standing stream. If the POST connection fails before anything was written, the
  * client holds no event id to resume from, so the stream is orphaned: its notifications go to the
  * standing stream and its response is dropped (a disconnect is not a cancellation: the handler runs
@@ -41,6 +42,8 @@ public final class SseStream implements SseSink.Listener {
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
+  /** Ended by the request's cancellation: it will never carry a response. */
+  private volatile boolean cancelled;
 
   /** A POST stream holding its exchange until the first message decides JSON or SSE. */
   SseStream(HttpSession session, String id, RequestId request, Exchange held) {
@@ -60,6 +63,11 @@ public final class SseStream implements SseSink.Listener {
 
   boolean ended() {
     return ended;
+  }
+
+  /** Whether the stream ended because its request was cancelled (no response will ever come). */
+  boolean cancelled() {
+    return cancelled;
   }
 
   /** A request's stream or the standing stream, as the session's event listener names them. */
@@ -223,6 +231,42 @@ public final class SseStream implements SseSink.Listener {
     }
     s.flush();
     return true;
+  }
+
+  /**
+   * The request was cancelled, so no response will come (MCP 2025-11-25
+   * basic/utilities/cancellation): the stream ends now, as a response would have ended it. An
+   * undecided POST is switched to SSE and ended at once, so its exchange completes with an empty
+   * stream instead of waiting forever; a stream already switched ends after what is queued. A
+   * resumption of it is answered at once with no stream ({@code 204}): an empty stream that ends
+   * without a response would make clients that resume until the response arrives reconnect
+   * forever. The request id is freed for reuse.
+   */
+  void cancel() {
+    SseSink flush = null;
+    boolean keep;
+    lock.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      if (!upgraded && held != null) {
+        upgradeLocked();
+      }
+      ended = true;
+      cancelled = true;
+      keep = upgraded;
+      if (sink != null) {
+        sink.end();
+        flush = sink;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush();
+    }
+    session.requestEnded(this, keep);
   }
 
   /**
