@@ -151,6 +151,10 @@ public final class McpHttpServer implements AutoCloseable {
       c.setPort(requestedPort);
       s.addConnector(c);
       s.setHandler(new JettyHandler(endpoint));
+      s.setErrorHandler(new PlainErrorHandler());
+      // The endpoint times out slow bodies itself (requestBodyTimeout, answered 408); Jetty's own
+      // idle timeout must not come first with its answer.
+      c.setIdleTimeout(Math.max(30_000L, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(endpoint.config().bodyTimeoutNanos()) + 5_000));
       try {
         s.start();
       } catch (Exception e) {
