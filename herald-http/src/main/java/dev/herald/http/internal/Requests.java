@@ -12,6 +12,7 @@ import dev.herald.session.Scheduler;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -228,16 +229,12 @@ final class Requests {
       return;
     }
     AtomicBoolean settled = new AtomicBoolean();
-    Scheduler.Cancellable timer = config.scheduler.schedule(() -> {
-      if (settled.compareAndSet(false, true)) {
-        bodyTimedOut(ex);
-      }
-    }, config.bodyTimeoutNanos);
+    AtomicReference<Scheduler.@Nullable Cancellable> timer = new AtomicReference<>();
     ex.readBody(max, body -> {
       if (!settled.compareAndSet(false, true)) {
         return;
       }
-      timer.cancel();
+      cancel(timer);
       if (body == null) {
         reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
         return;
@@ -252,13 +249,32 @@ final class Requests {
       if (!settled.compareAndSet(false, true)) {
         return;
       }
-      timer.cancel();
+      cancel(timer);
       if (failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException) {
         bodyTimedOut(ex); // the container's own idle timeout came first
       } else {
         ex.abort(failure); // the client went away: nobody to answer
       }
     });
+    if (!settled.get()) { // the body is still on its way: time it (most arrive with the headers)
+      Scheduler.Cancellable t = config.scheduler.schedule(() -> {
+        if (settled.compareAndSet(false, true)) {
+          bodyTimedOut(ex);
+        }
+      }, config.bodyTimeoutNanos);
+      if (!timer.compareAndSet(null, t)) {
+        t.cancel(); // the body arrived meanwhile
+      }
+    }
+  }
+
+  private static final Scheduler.Cancellable DONE = () -> {};
+
+  private static void cancel(AtomicReference<Scheduler.@Nullable Cancellable> timer) {
+    Scheduler.Cancellable t = timer.getAndSet(DONE);
+    if (t != null) {
+      t.cancel();
+    }
   }
 
   private void bodyTimedOut(Exchange ex) {
