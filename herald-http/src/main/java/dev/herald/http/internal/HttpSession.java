@@ -50,9 +50,10 @@ public final class HttpSession {
   /**
    * Starts every stream id of this session, so event ids are bound to it: a {@code Last-Event-ID}
    * taken from another session's stream names no stream here and is refused like an unknown one.
-   * Random hex (no {@code _}, which separates the stream from the sequence number).
+   * 18 random decimal digits (stream ids stay decimal: no {@code _}, which separates the stream
+   * from the sequence number, and ASCII as {@link SseStream#eventHead} needs).
    */
-  private final String streamTag = Long.toHexString(Endpoint.randomLong() | Long.MIN_VALUE);
+  private final String streamTag = Long.toString(100_000_000_000_000_000L + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L));
   private final Endpoint endpoint;
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
