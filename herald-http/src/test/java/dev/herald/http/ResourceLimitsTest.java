@@ -151,6 +151,27 @@ class ResourceLimitsTest {
   }
 
   @Test
+  void aRequestJettyCannotParseIsAnsweredWithAPlainJsonRpcErrorWithoutInternals() throws Exception {
+    try (Fixture fixture = new Fixture()) {
+      int port = fixture.http.port();
+      try (Socket s = new Socket("127.0.0.1", port)) {
+        s.setSoTimeout(10_000);
+        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
+            + "Content-Length: not-a-number\r\n\r\n{}";
+        s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream().flush();
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        s.getInputStream().transferTo(all);
+        String text = all.toString(StandardCharsets.UTF_8);
+        assertThat(text).startsWith("HTTP/1.1 400");
+        String body = text.substring(text.indexOf("\r\n\r\n") + 4);
+        assertThat(Fixture.json(body).get("error").get("message").asString()).isEqualTo("Bad Request");
+        assertThat(body).doesNotContainIgnoringCase("exception").doesNotContain("java.").doesNotContain("org.eclipse");
+      }
+    }
+  }
+
+  @Test
   void theIdleTimeoutPausesWhileACallIsRunningAndResumesAfterIt() throws Exception {
     AtomicLong now = new AtomicLong();
     try (Fixture fixture = new Fixture(b -> b.sessionIdleTimeout(Duration.ofMinutes(1)).ticker(now::get))) {
