@@ -141,7 +141,7 @@ final class FanoutServer {
           .listChangedDebounce(Duration.ofMillis(debounceMs))
           .tool(Tool.builder("tool-0").description("present from the start").build(), call -> CallToolResult.text("0"))
           .build();
-      this.http = McpHttpServer.builder().server(mcp).maxSessions(maxSessions).build().start();
+      this.http = McpHttpServer.builder().server(mcp).maxSessions(maxSessions).maxSessionsPerClient(maxSessions).build().start(); // every session comes from 127.0.0.1
     }
 
     @Override

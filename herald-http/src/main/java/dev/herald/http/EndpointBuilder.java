@@ -110,6 +110,33 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
+   * Most open sessions one client may hold, both transports together (default 64), beside
+   * {@link #maxSessions}. A client is its remote IP address, as the container reports it (behind
+   * a proxy, every client shares the proxy's address: raise the limit there). An {@code
+   * initialize} beyond it is refused with 429 Too Many Requests and a JSON-RPC error body (code
+   * -32000) until one of that client's sessions ends; other clients are not affected.
+   *
+   * @throws IllegalArgumentException if less than 1
+   */
+  public final B maxSessionsPerClient(int max) {
+    config.maxSessionsPerClient(max);
+    return self();
+  }
+
+  /**
+   * How long a POST body may take to arrive once the request's headers are in (default 30 s).
+   * A body still incomplete after that is answered 408 Request Timeout with a JSON-RPC error
+   * body, and the connection is closed. Waiting holds no thread.
+   *
+   * @throws NullPointerException if {@code timeout} is null
+   * @throws IllegalArgumentException if not positive
+   */
+  public final B requestBodyTimeout(Duration timeout) {
+    config.requestBodyTimeout(timeout);
+    return self();
+  }
+
+  /**
    * How long a session with no request in flight, no open stream and no activity may stay before
    * it ends (default 10 minutes); later requests with its id get 404. Checked by the housekeeping
    * timer at least once a second.
@@ -135,14 +162,31 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
-   * Where SSE events are kept so a client can resume a stream with {@code Last-Event-ID} (default
-   * {@link EventStore#inMemory EventStore.inMemory(512)}: the last 512 events of each stream, in
-   * this process).
+   * Where SSE events are kept so a client can resume a stream with {@code Last-Event-ID} (default:
+   * {@link EventStore#inMemory(int, long, long, Duration) EventStore.inMemory} in this process,
+   * keeping at most the last 512 events of each stream within the {@link #eventStoreLimits byte
+   * and age bounds}).
    *
    * @throws NullPointerException if {@code store} is null
    */
   public final B eventStore(EventStore store) {
     config.eventStore(store);
+    return self();
+  }
+
+  /**
+   * The bounds of the default event store (used when no {@link #eventStore} is given): at most
+   * {@code bytesPerStream} bytes of events per stream (default 1 MiB), {@code bytesPerServer}
+   * bytes for every stream of every session together (default 64 MiB), and no event older than
+   * {@code maxAge} (default 5 minutes). The oldest events are forgotten first. A client that
+   * resumes with a {@code Last-Event-ID} after which events were forgotten is refused with 400,
+   * as for an unknown event id, so it never receives a stream with a silent gap.
+   *
+   * @throws NullPointerException if {@code maxAge} is null
+   * @throws IllegalArgumentException if a bound is not positive
+   */
+  public final B eventStoreLimits(long bytesPerStream, long bytesPerServer, Duration maxAge) {
+    config.eventStoreLimits(bytesPerStream, bytesPerServer, maxAge);
     return self();
   }
 

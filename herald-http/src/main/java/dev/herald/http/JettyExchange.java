@@ -58,6 +58,11 @@ final class JettyExchange implements Exchange {
   }
 
   @Override
+  public String remoteAddress() {
+    return Request.getRemoteAddr(request);
+  }
+
+  @Override
   public @Nullable String header(String name) {
     return request.getHeaders().get(name);
   }

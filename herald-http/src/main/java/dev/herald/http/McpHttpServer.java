@@ -43,8 +43,14 @@ import org.jspecify.annotations.Nullable;
  *       bits, URL-safe base64) comes back in the {@code Mcp-Session-Id} header. Every other
  *       request must carry it: missing is 400, unknown or ended is 404. DELETE ends a session.
  *       A session with no request, no stream and no activity for {@link
- *       Builder#sessionIdleTimeout} ends; at {@link Builder#maxSessions}, {@code initialize} is
- *       refused with 503.
+ *       Builder#sessionIdleTimeout} ends (a running call or an open stream pauses the clock). At
+ *       {@link Builder#maxSessions}, {@code initialize} is refused with 503; a client (remote
+ *       address) holding {@link Builder#maxSessionsPerClient} sessions is refused with 429. An
+ *       {@code initialize} that fails creates no session and gives its slot back before its
+ *       answer is sent.
+ *   <li>A POST body that has not fully arrived after {@link Builder#requestBodyTimeout} is
+ *       answered 408 and its connection closed. Error bodies never carry Java exception names
+ *       or messages; an unexpected failure is 500 with "Internal error".
  *   <li>GET ({@code Accept: text/event-stream}, else 406) opens the session's standing stream,
  *       which carries every message not tied to an open request (list changes, logs outside a
  *       call, logs after a call's response). One at a time: a second is 409. What is sent while
@@ -154,6 +160,10 @@ public final class McpHttpServer implements AutoCloseable {
       c.setPort(requestedPort);
       s.addConnector(c);
       s.setHandler(new JettyHandler(endpoint));
+      s.setErrorHandler(new PlainErrorHandler());
+      // The endpoint times out slow bodies itself (requestBodyTimeout, answered 408); Jetty's own
+      // idle timeout must not come first with its answer.
+      c.setIdleTimeout(Math.max(30_000L, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(endpoint.config().bodyTimeoutNanos()) + 5_000));
       try {
         s.start();
       } catch (Exception e) {

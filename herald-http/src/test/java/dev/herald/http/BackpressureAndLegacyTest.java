@@ -69,7 +69,7 @@ class BackpressureAndLegacyTest {
         assertThat(kept[0]).isLessThanOrEqualTo(8);
       }
       // The session itself is fine.
-      assertThat(describe(RawHttpClient.json(Client.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
+      assertThat(describe(RawHttpClient.json(RawHttpClient.body(client.call(2, "quiet", null))))).isEqualTo("result 2 ok");
     }
   }
 

@@ -37,8 +37,8 @@ class BadInputTest {
 
   @AfterAll
   static void stop() throws Exception {
-    assertThat(describe(RawHttpClient.json(Client.body(bystander.call(999, "quiet", null))))).isEqualTo("result 999 ok");
-    assertThat(describe(RawHttpClient.json(Client.body(victim.call(998, "quiet", null))))).isEqualTo("result 998 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(bystander.call(999, "quiet", null))))).isEqualTo("result 999 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(victim.call(998, "quiet", null))))).isEqualTo("result 998 ok");
     fixture.close();
   }
 
@@ -117,13 +117,13 @@ class BadInputTest {
     eventually(() -> EngineAccess.of(EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, victim.session))).inFlightCount() > 0, "call 77 is in flight");
     HttpResponse<Stream<String>> again = victim.post("{'jsonrpc':'2.0','id':77,'method':'ping'}");
     assertThat(again.statusCode()).isEqualTo(400);
-    JsonNode body = RawHttpClient.json(Client.body(again));
+    JsonNode body = RawHttpClient.json(RawHttpClient.body(again));
     assertThat(body.get("id").asInt()).isEqualTo(77);
     first.cancel(true);
     victim.post("{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':77}}");
   }
 
   private static int code(HttpResponse<Stream<String>> r) {
-    return RawHttpClient.json(Client.body(r)).get("error").get("code").asInt();
+    return RawHttpClient.json(RawHttpClient.body(r)).get("error").get("code").asInt();
   }
 }

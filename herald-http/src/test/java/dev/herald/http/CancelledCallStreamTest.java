@@ -1,10 +1,14 @@
 package dev.herald.http;
 
+import dev.herald.testing.RawHttpClient;
+
+import dev.herald.testing.SseReader;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.http.SseReader.Event;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.http.internal.StreamProbe;
 import dev.herald.server.McpServer;
 import dev.herald.wire.CallToolResult;
@@ -70,7 +74,7 @@ class CancelledCallStreamTest {
     assertThat(call.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
     try (SseReader stream = new SseReader(call.body())) {
       Event progress = firstMessage(stream);
-      assertThat(Fixture.describe(progress.json())).isEqualTo("progress p5 1");
+      assertThat(RawHttpClient.describe(progress.json())).isEqualTo("progress p5 1");
 
       assertThat(cancel(5)).isEqualTo(202);
 
@@ -88,7 +92,7 @@ class CancelledCallStreamTest {
     assertThat(StreamProbe.openRequestStreams(http.endpoint)).isZero();
     HttpResponse<Stream<String>> again = client.call(5, "quiet", null);
     assertThat(again.statusCode()).isEqualTo(200);
-    assertThat(Fixture.describe(Fixture.json(Client.body(again)))).isEqualTo("result 5 ok");
+    assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(again)))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -105,7 +109,7 @@ class CancelledCallStreamTest {
     assertThat(ended.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
     assertThat(ended.body()).doesNotContain("\"result\"").doesNotContain("\"error\"");
     assertThat(StreamProbe.openRequestStreams(http.endpoint)).isZero();
-    assertThat(Fixture.describe(Fixture.json(Client.body(client.call(6, "quiet", null))))).isEqualTo("result 6 ok");
+    assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(client.call(6, "quiet", null))))).isEqualTo("result 6 ok");
   }
 
   @Test
@@ -114,7 +118,7 @@ class CancelledCallStreamTest {
     int calls = Integer.getInteger("herald.test.cancelledCalls", 500); // -D... for a longer run
     // Warm up the client's connection pool and the server's threads.
     for (int i = 0; i < 5; i++) {
-      assertThat(Fixture.describe(Fixture.json(Client.body(client.call(1_000 + i, "quiet", null))))).isEqualTo("result " + (1_000 + i) + " ok");
+      assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(client.call(1_000 + i, "quiet", null))))).isEqualTo("result " + (1_000 + i) + " ok");
     }
     // A just-answered call's stream is let go right after its answer is written: wait for that.
     waitFor(() -> StreamProbe.openRequestStreams(http.endpoint) == 0, "no request stream open before the loop");
@@ -138,7 +142,7 @@ class CancelledCallStreamTest {
     assertThat(allEnded).as("descriptors %d -> %d, open request streams %d -> %d, bodies ended %d of %d",
         fdsBefore, fdsAfter, streamsBefore, streamsAfter, ended, calls).isTrue();
     // The session still serves, ids included.
-    assertThat(Fixture.describe(Fixture.json(Client.body(client.call(10_000, "quiet", null))))).isEqualTo("result 10000 ok");
+    assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(client.call(10_000, "quiet", null))))).isEqualTo("result 10000 ok");
   }
 
   /** Starts a slow call, waits for its first progress, cancels it; the future completes at the body's end. */
@@ -146,7 +150,7 @@ class CancelledCallStreamTest {
     HttpResponse<Stream<String>> call = client.call(id, "slow", "p" + id);
     assertThat(call.statusCode()).isEqualTo(200);
     SseReader stream = new SseReader(call.body());
-    assertThat(Fixture.describe(firstMessage(stream).json())).isEqualTo("progress p" + id + " 1");
+    assertThat(RawHttpClient.describe(firstMessage(stream).json())).isEqualTo("progress p" + id + " 1");
     assertThat(cancel(id)).isEqualTo(202);
     return CompletableFuture.runAsync(() -> {
       try (stream) {
@@ -161,7 +165,7 @@ class CancelledCallStreamTest {
 
   private int cancel(int id) throws Exception {
     HttpResponse<Stream<String>> r = client.post("{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':" + id + "}}");
-    Client.body(r);
+    RawHttpClient.body(r);
     return r.statusCode();
   }
 

@@ -103,7 +103,7 @@ class SessionsAndSecurityTest {
     HttpResponse<Stream<String>> bad = client.send(client.request().header("MCP-Protocol-Version", "1999-01-01")
         .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','id':3,'method':'ping'}"))));
     assertThat(bad.statusCode()).isEqualTo(400);
-    JsonNode body = RawHttpClient.json(Client.body(bad));
+    JsonNode body = RawHttpClient.json(RawHttpClient.body(bad));
     assertThat(body.get("error").get("data").get("requested").asString()).isEqualTo("1999-01-01");
 
     HttpRequest.Builder older = HttpRequest.newBuilder(client.uri)
@@ -128,7 +128,7 @@ class SessionsAndSecurityTest {
         "{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
             + "'clientInfo':{'name':'t','version':'1'}}}");
     assertThat(r.statusCode()).isEqualTo(503);
-    JsonNode body = RawHttpClient.json(Client.body(r));
+    JsonNode body = RawHttpClient.json(RawHttpClient.body(r));
     assertThat(body.get("error").get("code").asInt()).isEqualTo(-32000);
     assertThat(body.get("error").get("message").asString()).contains("session limit");
   }
@@ -146,7 +146,7 @@ class SessionsAndSecurityTest {
 
       assertThat(idle.call(1, "quiet", null).statusCode()).isEqualTo(404);
       HttpResponse<Stream<String>> alive = listening.call(2, "quiet", null);
-      assertThat(describe(RawHttpClient.json(Client.body(alive)))).isEqualTo("result 2 ok");
+      assertThat(describe(RawHttpClient.json(RawHttpClient.body(alive)))).isEqualTo("result 2 ok");
       assertThat(fixture.http.sessionCount()).isEqualTo(1);
     }
   }
@@ -164,6 +164,6 @@ class SessionsAndSecurityTest {
   }
 
   private static int error(HttpResponse<Stream<String>> r) {
-    return RawHttpClient.json(Client.body(r)).get("error").get("code").asInt();
+    return RawHttpClient.json(RawHttpClient.body(r)).get("error").get("code").asInt();
   }
 }

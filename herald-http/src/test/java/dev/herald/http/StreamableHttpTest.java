@@ -63,7 +63,7 @@ class StreamableHttpTest {
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
-    assertThat(describe(RawHttpClient.json(Client.body(r)))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(r)))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -130,7 +130,7 @@ class StreamableHttpTest {
     Client client = fixture.client();
     client.initialize();
     HttpResponse<Stream<String>> r = client.call(3, "quiet", null);
-    assertThat(Client.body(r)).contains("\"ok\"");
+    assertThat(RawHttpClient.body(r)).contains("\"ok\"");
     var session = fixture.mcp.sessions().getFirst();
 
     EngineAccess.of(session).notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
@@ -180,7 +180,7 @@ class StreamableHttpTest {
     assertThat(fixture.holdFinished.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(fixture.holdCancelled).isFalse();
     // The answer had nowhere to go; the session carries on.
-    assertThat(describe(RawHttpClient.json(Client.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -191,7 +191,7 @@ class StreamableHttpTest {
       first.event();
       HttpResponse<Stream<String>> second = client.getResponse(null);
       assertThat(second.statusCode()).isEqualTo(409);
-      assertThat(RawHttpClient.json(Client.body(second)).get("error").get("code").asInt()).isEqualTo(-32600);
+      assertThat(RawHttpClient.json(RawHttpClient.body(second)).get("error").get("code").asInt()).isEqualTo(-32600);
     }
   }
 

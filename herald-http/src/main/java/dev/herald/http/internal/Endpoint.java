@@ -34,6 +34,10 @@ public final class Endpoint {
   final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
   private final AtomicInteger sessionCount = new AtomicInteger();
+  /** Open (or reserved) sessions per client address; an entry goes when its count reaches zero. */
+  private final ConcurrentHashMap<String, Integer> perClient = new ConcurrentHashMap<>();
+  /** The client each open session counts against, by session id. */
+  private final ConcurrentHashMap<String, String> clientOf = new ConcurrentHashMap<>();
   private final long sweepNanos;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private Scheduler.@Nullable Cancellable sweep; // guarded by lifecycle
@@ -100,29 +104,88 @@ public final class Endpoint {
     }
   }
 
-  /** Reserves a session slot; false when full. */
-  boolean reserveSession() {
+  /** The outcome of {@link #reserveSession}. */
+  enum Admission {
+    OK,
+    /** Every session slot of the endpoint is taken. */
+    FULL,
+    /** This client holds its share of the slots. */
+    CLIENT_FULL
+  }
+
+  /**
+   * Reserves a session slot for {@code client} (its remote address), within the global and the
+   * per-client limit. A reservation that returns {@link Admission#OK} must be handed to a session
+   * with {@link #bind}, whose end gives it back through {@link #sessionEnded}.
+   */
+  Admission reserveSession(String client) {
     while (true) {
       int n = sessionCount.get();
       if (n >= config.maxSessions || stopped) {
-        return false;
+        return Admission.FULL;
       }
       if (sessionCount.compareAndSet(n, n + 1)) {
-        return true;
+        break;
       }
+    }
+    boolean[] admitted = {false};
+    perClient.compute(client, (k, held) -> {
+      int h = held == null ? 0 : held;
+      if (h >= config.maxSessionsPerClient) {
+        return held;
+      }
+      admitted[0] = true;
+      return h + 1;
+    });
+    if (!admitted[0]) {
+      sessionCount.decrementAndGet();
+      return Admission.CLIENT_FULL;
+    }
+    return Admission.OK;
+  }
+
+  /** Counts the session {@code sessionId} against the slot reserved for {@code client}. */
+  void bind(String sessionId, String client) {
+    clientOf.put(sessionId, client);
+  }
+
+  /** A session ended: gives its slot back, globally and to its client. Once per session. */
+  void sessionEnded(String sessionId) {
+    sessionCount.decrementAndGet();
+    String client = clientOf.remove(sessionId);
+    if (client != null) {
+      perClient.computeIfPresent(client, (k, held) -> held <= 1 ? null : held - 1);
     }
   }
 
-  void sessionEnded() {
-    sessionCount.decrementAndGet();
+  /** Sessions open for {@code client}, for tests. */
+  int sessionsOf(String client) {
+    return perClient.getOrDefault(client, 0);
   }
 
-  /** A new session in a reserved slot, connected to the MCP server. */
-  HttpSession newSession() {
+  /**
+   * Forgets a session at once (its slot given back) if it is still registered; true if it was.
+   * Used when an {@code initialize} fails, so no session outlives the answer that refuses it.
+   */
+  boolean forget(HttpSession s) {
+    if (sessions.remove(s.id, s)) {
+      sessionEnded(s.id);
+      return true;
+    }
+    return false;
+  }
+
+  /** A new session in a slot reserved for {@code client}, connected to the MCP server. */
+  HttpSession newSession(String client) {
     HttpSession s = new HttpSession(this, newSessionId());
+    bind(s.id, client);
     sessions.put(s.id, s);
     s.connect();
     return s;
+  }
+
+  static long randomLong() {
+    return RANDOM.nextLong();
   }
 
   static String newSessionId() {

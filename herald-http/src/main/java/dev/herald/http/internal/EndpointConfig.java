@@ -25,6 +25,8 @@ public final class EndpointConfig {
   final Set<String> extraHosts;
   final Set<String> ownNames;
   final int maxSessions;
+  final int maxSessionsPerClient;
+  final long bodyTimeoutNanos;
   final long idleTimeoutNanos;
   final int maxBodyBytes;
   final EventStore eventStore;
@@ -47,9 +49,12 @@ public final class EndpointConfig {
     this.extraHosts = lower(b.hosts);
     this.ownNames = lower(b.ownNames);
     this.maxSessions = b.maxSessions;
+    this.maxSessionsPerClient = b.maxSessionsPerClient;
+    this.bodyTimeoutNanos = b.bodyTimeout.toNanos();
     this.idleTimeoutNanos = b.sessionIdleTimeout.toNanos();
     this.maxBodyBytes = b.maxBodyBytes;
-    this.eventStore = b.eventStore == null ? EventStore.inMemory(512) : b.eventStore;
+    this.eventStore =
+        b.eventStore != null ? b.eventStore : EventStore.inMemory(512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
     this.queueFrames = b.queueFrames;
     this.queueBytes = b.queueBytes;
     this.pollAfterNanos = b.pollingInterval.toNanos();
@@ -90,6 +95,11 @@ public final class EndpointConfig {
     return idleTimeoutNanos;
   }
 
+  /** How long a request body may take to arrive, in nanoseconds. */
+  public long bodyTimeoutNanos() {
+    return bodyTimeoutNanos;
+  }
+
   /** The mutable half: each setter validates at once and names the problem. Not thread-safe. */
   public static final class Builder {
     private @Nullable McpServer server;
@@ -101,6 +111,11 @@ public final class EndpointConfig {
     private final Set<String> hosts = new LinkedHashSet<>();
     private final Set<String> ownNames = new LinkedHashSet<>(Set.of("127.0.0.1", "localhost", "[::1]"));
     private int maxSessions = 1024;
+    private int maxSessionsPerClient = 64;
+    private Duration bodyTimeout = Duration.ofSeconds(30);
+    private long storeBytesPerStream = EventStore.DEFAULT_BYTES_PER_STREAM;
+    private long storeBytesPerServer = EventStore.DEFAULT_BYTES_PER_SERVER;
+    private Duration storeMaxAge = EventStore.DEFAULT_MAX_AGE;
     private Duration sessionIdleTimeout = Duration.ofMinutes(10);
     private int maxBodyBytes = 4 * 1024 * 1024;
     private @Nullable EventStore eventStore;
@@ -154,6 +169,35 @@ public final class EndpointConfig {
         throw new IllegalArgumentException("maxSessions must be at least 1, was " + max);
       }
       this.maxSessions = max;
+    }
+
+    public void maxSessionsPerClient(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxSessionsPerClient must be at least 1, was " + max);
+      }
+      this.maxSessionsPerClient = max;
+    }
+
+    public void requestBodyTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("requestBodyTimeout must be positive, was " + timeout);
+      }
+      this.bodyTimeout = timeout;
+    }
+
+    public void eventStoreLimits(long bytesPerStream, long bytesPerServer, Duration maxAge) {
+      Objects.requireNonNull(maxAge, "maxAge");
+      if (bytesPerStream < 1 || bytesPerServer < 1) {
+        throw new IllegalArgumentException(
+            "eventStoreLimits must be positive, was " + bytesPerStream + " bytes per stream, " + bytesPerServer + " per server");
+      }
+      if (maxAge.isNegative() || maxAge.isZero()) {
+        throw new IllegalArgumentException("eventStoreLimits maxAge must be positive, was " + maxAge);
+      }
+      this.storeBytesPerStream = bytesPerStream;
+      this.storeBytesPerServer = bytesPerServer;
+      this.storeMaxAge = maxAge;
     }
 
     public void sessionIdleTimeout(Duration timeout) {

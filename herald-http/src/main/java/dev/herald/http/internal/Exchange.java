@@ -39,6 +39,12 @@ public interface Exchange {
   /** The local port the request arrived on, for the loopback Host and Origin checks. */
   int localPort();
 
+  /**
+   * The client's address as the container reports it (its IP address, without the port): the
+   * key of the per-client session limit.
+   */
+  String remoteAddress();
+
   /** The first value of a request header, or null. */
   @Nullable String header(String name);
 

@@ -47,6 +47,13 @@ public final class HttpSession {
   private static final int KEPT_STREAMS = 32;
 
   final String id;
+  /**
+   * Starts every stream id of this session, so event ids are bound to it: a {@code Last-Event-ID}
+   * taken from another session's stream names no stream here and is refused like an unknown one.
+   * 18 random decimal digits (stream ids stay decimal: no {@code _}, which separates the stream
+   * from the sequence number, and ASCII as {@link SseStream#eventHead} needs).
+   */
+  private final String streamTag = Long.toString(100_000_000_000_000_000L + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L));
   private final Endpoint endpoint;
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
@@ -144,7 +151,7 @@ public final class HttpSession {
    * @return false if the id is already in use by an open request of this session
    */
   boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
-    SseStream stream = new SseStream(this, Long.toString(nextStreamId()), request.id(), held);
+    SseStream stream = new SseStream(this, streamTag + nextStreamId(), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
     }
@@ -206,6 +213,9 @@ public final class HttpSession {
         failedInit = true;
       }
     }
+    if (failedInit) {
+      endpoint.forget(this); // no session outlives the answer that refuses it, nor holds a slot
+    }
     if (key != null) {
       SseStream s = requests.get(key);
       if (s != null && s.publish(message, json)) {
@@ -230,7 +240,7 @@ public final class HttpSession {
     synchronized (streams) {
       s = standing;
       if (s == null) {
-        s = new SseStream(this, Long.toString(nextStreamId()));
+        s = new SseStream(this, streamTag + nextStreamId());
         streams.put(s.id, s);
         standing = s;
       }
@@ -350,9 +360,7 @@ public final class HttpSession {
       return;
     }
     closed = true;
-    if (endpoint.sessions.remove(id, this)) {
-      endpoint.sessionEnded();
-    }
+    endpoint.forget(this);
     List<SseStream> all = new ArrayList<>(requests.values());
     synchronized (streams) {
       all.addAll(streams.values());

@@ -141,7 +141,7 @@ final class LegacySession implements Transport, SseSink.Listener {
     }
     closed = true;
     server.legacySessions.remove(id, this);
-    server.sessionEnded();
+    server.sessionEnded(id);
     sink.end();
     sink.flush();
   }

@@ -8,6 +8,11 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
+import dev.herald.session.Scheduler;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -87,12 +92,11 @@ final class Requests {
       String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
       if (sessionId == null) {
         if (message instanceof JsonRpcMessage.Request r && McpMethods.INITIALIZE.equals(r.method())) {
-          if (!endpoint.reserveSession()) {
-            HttpExchanges.error(ex, 503, r.id(), ErrorCodes.LIMIT_EXCEEDED,
-                "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
+          String client = ex.remoteAddress();
+          if (refused(ex, r.id(), endpoint.reserveSession(client))) {
             return;
           }
-          endpoint.newSession().acceptRequest(r, ex, true);
+          endpoint.newSession(client).acceptRequest(r, ex, true);
         } else {
           reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
         }
@@ -165,6 +169,7 @@ final class Requests {
       }
       case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
       case GONE -> reject(ex, 404, "Session not found");
+      case FORGOTTEN -> reject(ex, 400, "Bad Request: unknown Last-Event-ID");
     }
   }
 
@@ -218,14 +223,24 @@ final class Requests {
     return Long.parseLong(s);
   }
 
-  /** Reads and decodes one message; refusals (413, 400) are answered here. */
+  /**
+   * Reads and decodes one message; refusals (413, 400, 408) are answered here. A body still
+   * incomplete after the configured timeout is answered 408 by the housekeeping timer, so no
+   * thread waits for it; the read's own failure later finds the exchange settled and does nothing.
+   */
   private void readMessage(Exchange ex, Consumer<JsonRpcMessage> then) {
     int max = config.maxBodyBytes;
     if (ex.contentLength() > max) {
       reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
       return;
     }
+    AtomicBoolean settled = new AtomicBoolean();
+    AtomicReference<Scheduler.@Nullable Cancellable> timer = new AtomicReference<>();
     ex.readBody(max, body -> {
+      if (!settled.compareAndSet(false, true)) {
+        return;
+      }
+      cancel(timer);
       if (body == null) {
         reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
         return;
@@ -236,7 +251,63 @@ final class Requests {
         case DecodedMessage.Batch b ->
             reject(ex, 400, "Invalid request: batches are not supported; send one message per POST");
       }
-    }, ex::abort);
+    }, failure -> {
+      if (!settled.compareAndSet(false, true)) {
+        return;
+      }
+      cancel(timer);
+      if (failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException) {
+        bodyTimedOut(ex); // the container's own idle timeout came first
+      } else {
+        ex.abort(failure); // the client went away: nobody to answer
+      }
+    });
+    if (!settled.get()) { // the body is still on its way: time it (most arrive with the headers)
+      Scheduler.Cancellable t = config.scheduler.schedule(() -> {
+        if (settled.compareAndSet(false, true)) {
+          bodyTimedOut(ex);
+        }
+      }, config.bodyTimeoutNanos);
+      if (!timer.compareAndSet(null, t)) {
+        t.cancel(); // the body arrived meanwhile
+      }
+    }
+  }
+
+  private static final Scheduler.Cancellable DONE = () -> {};
+
+  private static void cancel(AtomicReference<Scheduler.@Nullable Cancellable> timer) {
+    Scheduler.Cancellable t = timer.getAndSet(DONE);
+    if (t != null) {
+      t.cancel();
+    }
+  }
+
+  private void bodyTimedOut(Exchange ex) {
+    ex.header("Connection", "close");
+    reject(ex, 408, "Request Timeout: the request body did not arrive within "
+        + TimeUnit.NANOSECONDS.toMillis(config.bodyTimeoutNanos) + " ms");
+  }
+
+  /**
+   * Answers a refused session reservation: 503 when the endpoint is full (the server is busy for
+   * everyone), 429 when this client holds its share (this client is sending too much; RFC 6585),
+   * both with a JSON-RPC error body naming the limit.
+   *
+   * @return true if refused (and answered)
+   */
+  private boolean refused(Exchange ex, dev.herald.wire.@Nullable RequestId id, Endpoint.Admission admission) {
+    switch (admission) {
+      case OK -> {
+        return false;
+      }
+      case FULL -> HttpExchanges.error(ex, 503, id, ErrorCodes.LIMIT_EXCEEDED,
+          "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
+      case CLIENT_FULL -> HttpExchanges.error(ex, 429, id, ErrorCodes.LIMIT_EXCEEDED,
+          "Too many sessions: this client's session limit (" + config.maxSessionsPerClient
+              + ") is reached; end a session or try again later");
+    }
+    return true;
   }
 
   private static void notAllowed(Exchange ex, String allow) {
@@ -247,15 +318,15 @@ final class Requests {
   // ---------------------------------------------------------------- legacy HTTP+SSE
 
   private void legacyGet(Exchange ex) {
-    if (!endpoint.reserveSession()) {
-      HttpExchanges.error(ex, 503, null, ErrorCodes.LIMIT_EXCEEDED,
-          "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
+    String client = ex.remoteAddress();
+    if (refused(ex, null, endpoint.reserveSession(client))) {
       return;
     }
     SseSink sink = new SseSink(ex, config.queueFrames, config.queueBytes, null, System.nanoTime());
     ex.keepOpen();
     ex.onPeerGone(sink::fail);
     LegacySession session = new LegacySession(endpoint, Endpoint.newSessionId(), sink);
+    endpoint.bind(session.id, client);
     endpoint.legacySessions.put(session.id, session);
     session.open(ex.mountPrefix() + config.legacyPostPath);
   }

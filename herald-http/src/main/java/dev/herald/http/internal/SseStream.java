@@ -81,7 +81,9 @@ public final class SseStream implements SseSink.Listener {
     /** A fresh GET found the standing stream already attached. */
     CONFLICT,
     /** The stream ended and its events are gone (the session closed). */
-    GONE
+    GONE,
+    /** Events after the {@code Last-Event-ID} were forgotten by the store: it cannot be resumed from there. */
+    FORGOTTEN
   }
 
   /**
@@ -158,22 +160,25 @@ public final class SseStream implements SseSink.Listener {
       if (fresh && sink != null) {
         return Attach.CONFLICT;
       }
-      if (sink != null) {
-        replaced = sink;
-        writtenSeq = Math.max(writtenSeq, replaced.writtenSeq());
-        sink = null;
-      }
       if (ended && session.isClosed()) {
         return Attach.GONE;
       }
       long from = fresh ? writtenSeq : afterSeq;
       long upTo = seq;
       List<SseSink.Frame> replay = new ArrayList<>();
-      session.store().replay(session.id, id, from, (s, json) -> {
+      boolean complete = session.store().replay(session.id, id, from, (s, json) -> {
         if (s <= upTo) {
           replay.add(new SseSink.Frame(s, head(s), json));
         }
       });
+      if (!complete && !fresh) {
+        return Attach.FORGOTTEN; // the connection already attached, if any, keeps going
+      }
+      if (sink != null) {
+        replaced = sink;
+        writtenSeq = Math.max(writtenSeq, replaced.writtenSeq());
+        sink = null;
+      }
       newSink.listener(this);
       sink = newSink;
       if (replay.isEmpty() && fresh && session.priming()) {

@@ -81,6 +81,12 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   }
 
   @Override
+  public String remoteAddress() {
+    String a = request.getRemoteAddr();
+    return a == null ? "" : a;
+  }
+
+  @Override
   public @Nullable String header(String name) {
     return request.getHeader(name);
   }

@@ -47,7 +47,7 @@ class McpServletTest {
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     assertThat(client.session).matches("[A-Za-z0-9_-]{22}");
-    assertThat(RawHttpClient.json(Client.body(r)).get("result").get("protocolVersion").asString()).isEqualTo("2025-11-25");
+    assertThat(RawHttpClient.json(RawHttpClient.body(r)).get("result").get("protocolVersion").asString()).isEqualTo("2025-11-25");
     assertThat(fixture.servlet.sessionCount()).isEqualTo(1);
   }
 
@@ -76,7 +76,7 @@ class McpServletTest {
 
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
-    assertThat(describe(RawHttpClient.json(Client.body(r)))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(r)))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -97,12 +97,12 @@ class McpServletTest {
     client.initialize();
 
     HttpResponse<Stream<String>> deleted = client.send(client.request().DELETE());
-    Client.body(deleted);
+    RawHttpClient.body(deleted);
     HttpResponse<Stream<String>> after = client.call(2, "quiet", null);
 
     assertThat(deleted.statusCode()).isEqualTo(200);
     assertThat(after.statusCode()).isEqualTo(404);
-    assertThat(RawHttpClient.json(Client.body(after)).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(RawHttpClient.body(after)).get("error").get("code").asInt()).isEqualTo(-32600);
     assertThat(fixture.servlet.sessionCount()).isZero();
   }
 

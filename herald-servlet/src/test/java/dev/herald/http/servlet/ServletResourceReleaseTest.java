@@ -1,9 +1,13 @@
 package dev.herald.http.servlet;
 
+import dev.herald.testing.RawHttpClient;
+
+import dev.herald.testing.SseReader;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.servlet.ServletFixture.Client;
-import dev.herald.http.servlet.SseReader.Event;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.server.McpServer;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
@@ -82,13 +86,13 @@ class ServletResourceReleaseTest {
       if (e.priming()) {
         e = stream.event();
       }
-      assertThat(ServletFixture.describe(e.json())).isEqualTo("progress p5 1");
+      assertThat(RawHttpClient.describe(e.json())).isEqualTo("progress p5 1");
       HttpResponse<Stream<String>> cancel = client.post("{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':5}}");
-      Client.body(cancel);
+      RawHttpClient.body(cancel);
       assertThat(cancel.statusCode()).isEqualTo(202);
       assertThat(stream.next(Duration.ofSeconds(5))).as("the cancelled call's stream ends").isNull();
     }
-    assertThat(ServletFixture.describe(ServletFixture.json(Client.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
+    assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
   }
 
   @Test
@@ -117,7 +121,7 @@ class ServletResourceReleaseTest {
           .as("round %d: abandoned legacy sessions ended (%d left)", round, servlet.sessionCount()).isTrue();
     }
     Client client = new Client(URI.create("http://127.0.0.1:" + port + "/app/mcp"));
-    assertThat(client.initialize().statusCode()).isEqualTo(200);
+    assertThat(client.initializeResponse().statusCode()).isEqualTo(200);
   }
 
   private static boolean waitUntil(BooleanSupplier condition, Duration timeout) throws InterruptedException {
