@@ -93,6 +93,9 @@ final class Requests {
             return;
           }
           endpoint.newSession().acceptRequest(r, ex, true);
+        } else if (message instanceof JsonRpcMessage.Request r) {
+          // a request before initialize: answered with its own id, as JSON-RPC asks
+          HttpExchanges.error(ex, 400, r.id(), ErrorCodes.INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required");
         } else {
           reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
         }
@@ -214,6 +217,10 @@ final class Requests {
 
   /** Reads and decodes one message; refusals (413, 400) are answered here. */
   private void readMessage(Exchange ex, Consumer<JsonRpcMessage> then) {
+    if (!utf8(ex.header("Content-Type"))) {
+      reject(ex, 415, "Unsupported Media Type: the body must be UTF-8 (charset=utf-8 or no charset)");
+      return;
+    }
     int max = config.maxBodyBytes;
     if (ex.contentLength() > max) {
       reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
@@ -231,6 +238,30 @@ final class Requests {
             reject(ex, 400, "Invalid request: batches are not supported; send one message per POST");
       }
     }, ex::abort);
+  }
+
+  /**
+   * Whether a JSON {@code Content-Type} allows UTF-8: no {@code charset} parameter, or {@code
+   * utf-8} (RFC 8259 §8.1: JSON exchanged between systems is UTF-8; the body's bytes are checked
+   * by the codec as well).
+   */
+  static boolean utf8(@Nullable String contentType) {
+    if (contentType == null) {
+      return true;
+    }
+    for (String param : contentType.split(";")) {
+      int eq = param.indexOf('=');
+      if (eq > 0 && param.substring(0, eq).trim().equalsIgnoreCase("charset")) {
+        String value = param.substring(eq + 1).trim();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   private static void notAllowed(Exchange ex, String allow) {
