@@ -154,7 +154,7 @@ public final class McpJson {
     List<JacksonException.Reference> refs = je.getPath();
     String path = path(refs);
     String where = path.isEmpty() ? "params" : path;
-    JsonNode found = at(tree, refs);
+    @Nullable JsonNode found = at(tree, refs);
     if (e instanceof ValueInstantiationException) {
       Throwable cause = e.getCause();
       String msg = cause == null ? null : cause.getMessage();
