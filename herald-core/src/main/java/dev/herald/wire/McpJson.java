@@ -183,7 +183,7 @@ public final class McpJson {
       }
       String got = kind(found);
       if (got.equals(expected) || (expected.equals("number") && got.equals("integer"))) {
-        return where + ": not a valid " + expected; // right type, wrong value (an unknown enum name)
+        return where + ": unknown or invalid value"; // right type, wrong value (an unknown enum name)
       }
       return where + ": expected " + expected + ", got " + got;
     }
