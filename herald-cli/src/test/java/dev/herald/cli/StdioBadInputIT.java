@@ -128,6 +128,29 @@ class StdioBadInputIT {
   }
 
   @Test
+  void overlongAndOtherMalformedUtf8IsAParseErrorNotText() throws Exception {
+    initialize();
+    for (String hex : new String[] {"c0aec0ae2f", "e080ae", "eda080", "f4908080", "ff", "e282"}) {
+      java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+      line.writeBytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a/"
+          .getBytes(StandardCharsets.UTF_8));
+      line.writeBytes(java.util.HexFormat.of().parseHex(hex));
+      line.writeBytes("etc\"}}}\n".getBytes(StandardCharsets.UTF_8));
+      stdin.write(line.toByteArray());
+      stdin.flush();
+      JsonNode err = next();
+      assertThat(err.get("error")).as("%s: %s", hex, err).isNotNull();
+      assertThat(err.get("error").get("code").intValue()).as(hex).isEqualTo(-32700);
+    }
+    byte[] utf16 = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_16LE);
+    stdin.write(utf16);
+    stdin.write('\n');
+    stdin.flush();
+    assertThat(next().get("error").get("code").intValue()).isEqualTo(-32700);
+    assertAlive();
+  }
+
+  @Test
   void hundredMegabyteLineIsRefusedWithoutBufferingIt() throws Exception {
     byte[] chunk = new byte[1024 * 1024];
     Arrays.fill(chunk, (byte) 'a');

@@ -7,6 +7,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.PathType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -23,6 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
  * entries, with control characters removed so that a hostile argument name cannot forge the
  * message.
  *
+ * <p>Numbers beyond what a handler can hold (a double's range anywhere, a long's where the schema
+ * says {@code integer}) are refused before the validator runs ({@link NumberRange}).
+ *
  * <p>Immutable and thread-safe; validation allocates per call only what the validator needs.
  */
 final class ToolSchema {
@@ -36,9 +40,11 @@ final class ToolSchema {
               .schemaRegistryConfig(SchemaRegistryConfig.builder().locale(Locale.ROOT).pathType(PathType.JSON_PATH).build()));
 
   private final Schema schema;
+  private final JsonNode node;
 
-  private ToolSchema(Schema schema) {
+  private ToolSchema(Schema schema, JsonNode node) {
     this.schema = schema;
+    this.node = node;
   }
 
   /**
@@ -48,9 +54,10 @@ final class ToolSchema {
    */
   static ToolSchema compile(ObjectNode node, String what) {
     try {
-      Schema s = REGISTRY.getSchema(node.deepCopy());
+      ObjectNode copy = node.deepCopy();
+      Schema s = REGISTRY.getSchema(copy);
       s.initializeValidators(); // resolve $refs now, not on the first call
-      return new ToolSchema(s);
+      return new ToolSchema(s, copy);
     } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
       throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + e.getMessage(), e);
     }
@@ -58,6 +65,13 @@ final class ToolSchema {
 
   /** The failures of {@code instance}, one line each, or empty when it conforms. */
   Optional<String> check(JsonNode instance) {
+    // Numbers no handler can hold first (JSON Schema's integer and number are unbounded); the
+    // validator is not asked about them at all.
+    List<String> outOfRange = new ArrayList<>();
+    NumberRange.check(node, instance, "$", outOfRange);
+    if (!outOfRange.isEmpty()) {
+      return Optional.of(LogData.clean(String.join("; ", outOfRange)));
+    }
     List<Error> errors = schema.validate(instance);
     if (errors.isEmpty()) {
       return Optional.empty();

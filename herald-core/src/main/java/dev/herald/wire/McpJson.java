@@ -5,10 +5,17 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.exc.InvalidTypeIdException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.ValueInstantiationException;
+import tools.jackson.databind.type.LogicalType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +50,23 @@ public final class McpJson {
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is not 1.
+          .withCoercionConfig(LogicalType.Textual, c -> c
+              .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(LogicalType.Integer, c -> c
+              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(LogicalType.Float, c -> c
+              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(LogicalType.Boolean, c -> c
+              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
           .changeDefaultPropertyInclusion(
               incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL)
                   .withContentInclusion(JsonInclude.Include.NON_NULL))
@@ -93,7 +117,7 @@ public final class McpJson {
       }
       return value;
     } catch (JacksonException | IllegalArgumentException e) {
-      throw McpException.invalidParams("Invalid params: " + describe(e));
+      throw McpException.invalidParams("Invalid params: " + describe(e, tree));
     }
   }
 
@@ -102,28 +126,133 @@ public final class McpJson {
     try {
       return MAPPER.treeToValue(tree, type);
     } catch (JacksonException | IllegalArgumentException e) {
-      throw new McpException(ErrorCodes.INTERNAL_ERROR, "Malformed result from peer: " + describe(e));
+      throw new McpException(ErrorCodes.INTERNAL_ERROR, "Malformed result from peer: " + describe(e, tree));
     }
   }
 
   /** A short, safe description of a mapping failure: no stack, no source excerpt. */
   static String describe(Exception e) {
-    if (e instanceof JacksonException je) {
-      String msg = je.getOriginalMessage();
-      String path = je.getPathReference();
-      String text = msg == null ? "malformed value" : msg;
-      int cut = text.indexOf('\n');
-      if (cut >= 0) {
-        text = text.substring(0, cut);
-      }
-      text = inJsonTerms(text);
-      if (text.length() > 200) {
-        text = text.substring(0, 200);
-      }
-      return path == null || path.isEmpty() ? text : text + " (at " + shortPath(path) + ")";
+    return describe(e, null);
+  }
+
+  /** What must never reach a peer: Java names and the mapper's own vocabulary. */
+  private static final java.util.regex.Pattern INTERNALS = java.util.regex.Pattern.compile(
+      "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.|Exception|POJO|[<>`$]|simple type|instance of|subtype");
+
+  /**
+   * Says what was wrong in the protocol's terms: the field's path in the params (as {@code
+   * clientInfo.name} or {@code messages[0].role}), the JSON type it must have and the JSON type it
+   * had, or that a required field is missing. Never a Java type, class or exception name.
+   *
+   * @param tree the value that was being read, to name the JSON type found at the failing path
+   */
+  static String describe(Exception e, @Nullable JsonNode tree) {
+    if (!(e instanceof JacksonException je)) {
+      String msg = e.getMessage();
+      return msg == null ? "malformed value" : safe(inJsonTerms(msg), "malformed value");
     }
-    String msg = e.getMessage();
-    return msg == null ? "malformed value" : inJsonTerms(msg);
+    List<JacksonException.Reference> refs = je.getPath();
+    String path = path(refs);
+    String where = path.isEmpty() ? "params" : path;
+    @Nullable JsonNode found = at(tree, refs);
+    if (e instanceof ValueInstantiationException) {
+      Throwable cause = e.getCause();
+      String msg = cause == null ? null : cause.getMessage();
+      if (cause instanceof NullPointerException && msg != null && msg.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+        return (path.isEmpty() ? msg : path + "." + msg) + " is required";
+      }
+      if (cause instanceof McpException || cause instanceof IllegalArgumentException) {
+        return safe(where + ": " + inJsonTerms(msg == null ? "invalid value" : msg), where + ": invalid value");
+      }
+      return where + ": invalid value";
+    }
+    if (e instanceof InvalidTypeIdException) {
+      if (found != null && !found.isObject()) {
+        return where + " must be an object, not " + kind(found);
+      }
+      String msg = je.getOriginalMessage();
+      java.util.regex.Matcher m = msg == null ? null : java.util.regex.Pattern.compile("property '([A-Za-z0-9_]+)'").matcher(msg);
+      String discriminator = m != null && m.find() ? m.group(1) : "type";
+      return where + "." + discriminator + " is missing or names no known kind";
+    }
+    if (e instanceof MismatchedInputException mie && mie.getTargetType() != null) {
+      Class<?> target = mie.getTargetType();
+      String expected = target.isEnum() ? "string" : jsonType(target.getName());
+      if (found == null || found.isMissingNode()) {
+        return where + ": expected " + expected;
+      }
+      String got = kind(found);
+      if (got.equals(expected) || (expected.equals("number") && got.equals("integer"))) {
+        return where + ": unknown or invalid value"; // right type, wrong value (an unknown enum name)
+      }
+      return where + ": expected " + expected + ", got " + got;
+    }
+    String msg = je.getOriginalMessage();
+    String text = msg == null ? "malformed value" : inJsonTerms(msg.lines().findFirst().orElse(""));
+    if (text.length() > 200) {
+      text = text.substring(0, 200);
+    }
+    return safe(where + ": " + text, where + ": malformed value");
+  }
+
+  private static String safe(String text, String fallback) {
+    return INTERNALS.matcher(text).find() ? fallback : text;
+  }
+
+  /** {@code a.b[2].c} from the mapper's path; names that are not identifiers are quoted. */
+  private static String path(List<JacksonException.Reference> refs) {
+    StringBuilder out = new StringBuilder();
+    for (JacksonException.Reference r : refs) {
+      String name = r.getPropertyName();
+      if (name != null) {
+        if (name.matches("[A-Za-z_$][A-Za-z0-9_$/.-]*") && name.length() <= 64) {
+          if (!out.isEmpty()) {
+            out.append('.');
+          }
+          out.append(name);
+        } else {
+          out.append("[").append(MAPPER.writeValueAsString(name.length() > 64 ? name.substring(0, 64) + "..." : name)).append("]");
+        }
+      } else if (r.getIndex() >= 0) {
+        out.append('[').append(r.getIndex()).append(']');
+      }
+    }
+    return out.toString();
+  }
+
+  private static @Nullable JsonNode at(@Nullable JsonNode tree, List<JacksonException.Reference> refs) {
+    JsonNode node = tree;
+    for (JacksonException.Reference r : refs) {
+      if (node == null) {
+        return null;
+      }
+      String name = r.getPropertyName();
+      node = name != null ? node.get(name) : r.getIndex() >= 0 ? node.get(r.getIndex()) : null;
+    }
+    return node;
+  }
+
+  /** The JSON type of a value, as the protocol's schema names it. */
+  static String kind(JsonNode node) {
+    if (node.isObject()) {
+      return "object";
+    }
+    if (node.isArray()) {
+      return "array";
+    }
+    if (node.isString()) {
+      return "string";
+    }
+    if (node.isBoolean()) {
+      return "boolean";
+    }
+    if (node.isIntegralNumber()) {
+      return "integer";
+    }
+    if (node.isNumber()) {
+      return "number";
+    }
+    return node.isNull() ? "null" : "value";
   }
 
   private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile("`([^`]*)`");
@@ -154,18 +283,4 @@ public final class McpJson {
     };
   }
 
-  private static String shortPath(String path) {
-    // Jackson paths name Java classes ("dev.herald.wire.X[\"name\"]"); keep only the JSON part.
-    StringBuilder out = new StringBuilder();
-    int i = 0;
-    while ((i = path.indexOf('[', i)) >= 0) {
-      int end = path.indexOf(']', i);
-      if (end < 0) {
-        break;
-      }
-      out.append(path, i, end + 1);
-      i = end + 1;
-    }
-    return out.isEmpty() ? "value" : out.toString();
-  }
 }

@@ -16,8 +16,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Encodes and decodes JSON-RPC 2.0 messages.
  *
  * <p>Decoding never throws: malformed input becomes {@link DecodedMessage.Invalid} with the
- * JSON-RPC error to answer (-32700 for unparseable JSON, -32600 for a bad envelope, -32602 for
- * params that are not an object), carrying the request id whenever it could be read. Encoding
+ * JSON-RPC error to answer (-32700 for unparseable JSON or bytes that are not strict UTF-8, -32600
+ * for a bad envelope, -32602 for params that are not an object), carrying the request id whenever
+ * it could be read. Encoding
  * writes each message exactly once to UTF-8 bytes with no newline inside, ready for any
  * transport.
  *
@@ -37,6 +38,10 @@ public final class MessageCodec {
   public static DecodedMessage decode(byte[] bytes, int offset, int length) {
     if (length > McpJson.MAX_DOCUMENT_BYTES) {
       return parseError("Parse error: message larger than " + McpJson.MAX_DOCUMENT_BYTES + " bytes");
+    }
+    if (Utf8.firstInvalid(bytes, offset, length) >= 0) {
+      // never let the parser guess: overlong forms would decode to other characters
+      return parseError("Parse error: the message is not valid UTF-8");
     }
     JsonNode tree;
     try {

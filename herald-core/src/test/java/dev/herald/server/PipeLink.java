@@ -151,7 +151,7 @@ final class PipeLink implements AutoCloseable {
    * broken when the last thread that wrote to it has ended, and Herald writes from short-lived
    * virtual threads; funnelling every write through this pump keeps the writer alive.
    */
-  private static final class Pumped extends OutputStream {
+  static final class Pumped extends OutputStream {
     private static final byte[] EOF = new byte[0];
     private final BlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
 

@@ -208,9 +208,13 @@ public final class HttpSession {
     boolean failedInit = false;
     if (message instanceof JsonRpcMessage.Response r) {
       key = r.id();
-      if (key != null && key.equals(initializeId) && message instanceof JsonRpcMessage.Error) {
-        initFailed = true; // no session was made: do not hand out its id, and end it
-        failedInit = true;
+      if (key != null && key.equals(initializeId)) {
+        // only the answer to initialize itself decides; a later request may reuse its id
+        initializeId = null;
+        if (message instanceof JsonRpcMessage.Error) {
+          initFailed = true; // no session was made: do not hand out its id, and end it
+          failedInit = true;
+        }
       }
     }
     if (failedInit) {

@@ -97,6 +97,9 @@ final class Requests {
             return;
           }
           endpoint.newSession(client).acceptRequest(r, ex, true);
+        } else if (message instanceof JsonRpcMessage.Request r) {
+          // a request before initialize: answered with its own id, as JSON-RPC asks
+          HttpExchanges.error(ex, 400, r.id(), ErrorCodes.INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required");
         } else {
           reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
         }
@@ -229,6 +232,10 @@ final class Requests {
    * thread waits for it; the read's own failure later finds the exchange settled and does nothing.
    */
   private void readMessage(Exchange ex, Consumer<JsonRpcMessage> then) {
+    if (!utf8(ex.header("Content-Type"))) {
+      reject(ex, 415, "Unsupported Media Type: the body must be UTF-8 (charset=utf-8 or no charset)");
+      return;
+    }
     int max = config.maxBodyBytes;
     if (ex.contentLength() > max) {
       reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
@@ -306,6 +313,30 @@ final class Requests {
       case CLIENT_FULL -> HttpExchanges.error(ex, 429, id, ErrorCodes.LIMIT_EXCEEDED,
           "Too many sessions: this client's session limit (" + config.maxSessionsPerClient
               + ") is reached; end a session or try again later");
+    }
+    return true;
+  }
+
+  /**
+   * Whether a JSON {@code Content-Type} allows UTF-8: no {@code charset} parameter, or {@code
+   * utf-8} (RFC 8259 §8.1: JSON exchanged between systems is UTF-8; the body's bytes are checked
+   * by the codec as well).
+   */
+  static boolean utf8(@Nullable String contentType) {
+    if (contentType == null) {
+      return true;
+    }
+    for (String param : contentType.split(";", -1)) {
+      int eq = param.indexOf('=');
+      if (eq > 0 && param.substring(0, eq).trim().equalsIgnoreCase("charset")) {
+        String value = param.substring(eq + 1).trim();
+        if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
+          value = value.substring(1, value.length() - 1);
+        }
+        if (!value.equalsIgnoreCase("utf-8") && !value.equalsIgnoreCase("utf8")) {
+          return false;
+        }
+      }
     }
     return true;
   }

@@ -130,18 +130,19 @@ public final class SseStream implements SseSink.Listener {
     } finally {
       lock.unlock();
     }
-    if (flush != null) {
-      flush.flush();
-    }
     if (orphaned) {
       session.requestEnded(this, false);
       return isFinal; // an orphan's response has nowhere to go: drop it
     }
+    if (isFinal) {
+      // free the request id before the peer can read the answer: it may reuse the id at once
+      session.requestEnded(this, answer == null);
+    }
+    if (flush != null) {
+      flush.flush();
+    }
     if (answer != null) {
       HttpExchanges.json(answer, 200, json, session.headerValue());
-    }
-    if (isFinal) {
-      session.requestEnded(this, answer == null);
     }
     return true;
   }
