@@ -673,8 +673,11 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
-     * Default clocks for every call that sets none (default {@link CallOptions#defaults()}: no idle
-     * timeout and no absolute deadline).
+     * Default clocks for every call that sets none of its own (default: no idle timeout and an
+     * absolute deadline of {@link CallOptions#DEFAULT_TIMEOUT}, 10 minutes). Options that set no
+     * absolute deadline keep the 10 minutes; only {@link CallOptions.Builder#noTimeout()} (here or
+     * on a call) leaves calls unbounded. A deadline that runs out sends {@code
+     * notifications/cancelled} before the call fails with {@link dev.herald.session.TimeoutException}.
      */
     public Builder defaultCallOptions(CallOptions options) {
       this.defaults = Objects.requireNonNull(options);

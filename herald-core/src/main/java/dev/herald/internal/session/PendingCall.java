@@ -125,12 +125,29 @@ final class PendingCall implements OutboundCall {
    * result. Returns false if the call had already ended.
    */
   boolean finish(ProgressRecord.Terminal how, @Nullable JsonNode result, @Nullable Throwable failure, ProgressRegistry registry) {
+    return finish(how, result, failure, registry, null);
+  }
+
+  /**
+   * Ends the call once, running {@code beforeCompletion} after the call is claimed and before the
+   * caller can see the outcome: a cancellation is written to the transport there, so that a
+   * caller that closes the connection as soon as its call fails cannot overtake it.
+   */
+  boolean finish(
+      ProgressRecord.Terminal how,
+      @Nullable JsonNode result,
+      @Nullable Throwable failure,
+      ProgressRegistry registry,
+      @Nullable Runnable beforeCompletion) {
     if (!done.compareAndSet(false, true)) {
       return false;
     }
     Scheduler.Cancellable t = timer;
     if (t != null) {
       t.cancel();
+    }
+    if (beforeCompletion != null) {
+      beforeCompletion.run();
     }
     if (tracker != null) {
       registry.close(tracker, how);

@@ -193,7 +193,7 @@ public final class SessionEngine {
     if (closed.get()) {
       throw new TransportException("session closed");
     }
-    CallOptions effective = options.orDefaults(defaultOptions);
+    CallOptions effective = options.effective(defaultOptions);
     RequestId id = RequestId.of(nextId.getAndIncrement());
     long now = ticker.nanos();
     SerialExecutor callbacks = new SerialExecutor();
@@ -308,29 +308,45 @@ public final class SessionEngine {
     return transport.pollStream(request);
   }
 
+  /**
+   * Ends a call of this side that was cancelled or timed out. The cancellation is written to the
+   * transport before the caller sees the failure (basic/utilities/cancellation), whichever clock or
+   * caller ended the call: a caller that closes the connection right after its call failed (a
+   * command-line tool that exits) must not overtake it. {@code initialize} is never cancelled (the
+   * specification forbids it): the connection is closed instead.
+   */
   boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
     if (call.isDone()) {
       return false;
     }
-    // Free the entry before the caller can observe the failure (finish completes the future on
-    // another thread); a response racing this removal finds no entry and is counted as late.
+    // Free the entry before the caller can observe the failure; a response racing this removal
+    // finds no entry and is counted as late.
     pending.remove(call.id(), call);
-    if (!call.finish(how, null, failure, progress)) {
+    boolean initialize = McpMethods.INITIALIZE.equals(call.method());
+    if (!call.finish(how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
       return false;
     }
-    if (!closed.get()) {
-      try {
-        transport.send(
-            new JsonRpcMessage.Notification(
-                McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
-            call.originatedBy());
-        events.notificationSent(EventListener.Family.CANCELLED);
-      } catch (RuntimeException e) {
-        lost(McpMethods.CANCELLED);
-        LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
-      }
+    if (initialize) {
+      LOG.log(Level.DEBUG, "[{0}] initialize {1} ended ({2}): closing the connection instead of cancelling it", name, call.id(), reason);
+      shutdown(null);
     }
     return true;
+  }
+
+  private void sendCancellation(PendingCall call, String reason) {
+    if (closed.get()) {
+      return;
+    }
+    try {
+      transport.send(
+          new JsonRpcMessage.Notification(
+              McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
+          call.originatedBy());
+      events.notificationSent(EventListener.Family.CANCELLED);
+    } catch (RuntimeException e) {
+      lost(McpMethods.CANCELLED);
+      LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
+    }
   }
 
   void checkTimeout(PendingCall call) {
@@ -756,6 +772,11 @@ public final class SessionEngine {
       return this;
     }
 
+    /**
+     * Clocks for every call that sets none of its own (default: none, so a call gets {@link
+     * CallOptions#DEFAULT_TIMEOUT} as its absolute deadline unless it or these options turn it off
+     * with {@link CallOptions.Builder#noTimeout()}).
+     */
     public Builder defaultCallOptions(CallOptions options) {
       this.defaultOptions = Objects.requireNonNull(options, "options");
       return this;
