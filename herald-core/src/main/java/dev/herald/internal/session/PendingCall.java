@@ -32,6 +32,7 @@ final class PendingCall implements OutboundCall {
   private final long deadline; // absolute, in ticker nanos; Long.MAX_VALUE when none
   private volatile long lastActivity;
   private volatile Scheduler.@Nullable Cancellable timer;
+  private final java.util.function.@Nullable Consumer<JsonNode> inOrder;
 
   PendingCall(
       SessionEngine engine,
@@ -41,7 +42,9 @@ final class PendingCall implements OutboundCall {
       @Nullable ProgressTracker tracker,
       SerialExecutor callbacks,
       CallOptions options,
-      long now) {
+      long now,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    this.inOrder = inOrder;
     this.engine = engine;
     this.id = id;
     this.method = method;
@@ -56,6 +59,21 @@ final class PendingCall implements OutboundCall {
   @Override
   public RequestId id() {
     return id;
+  }
+
+  /** What runs on the reader when {@code result} arrives, before the caller sees it; null if nothing. */
+  @Nullable Runnable inOrder(@Nullable JsonNode result) {
+    java.util.function.Consumer<JsonNode> hook = inOrder;
+    if (hook == null || result == null) {
+      return null;
+    }
+    return () -> {
+      try {
+        hook.accept(result);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "result hook of " + method + " failed", e);
+      }
+    };
   }
 
   String method() {

@@ -190,6 +190,23 @@ public final class SessionEngine {
    * @throws TransportException if the session is closed
    */
   public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options, @Nullable RequestId originatedBy) {
+    return request(method, params, options, originatedBy, null);
+  }
+
+  /**
+   * Sends a request whose result {@code inOrder} also sees on the transport's reader, before any
+   * frame that arrived after the response is read and before the caller sees the result: a role
+   * learns from the {@code initialize} result what the peer declared before it handles the
+   * notifications that follow it. {@code inOrder} must not block; what it throws is logged.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder) {
     if (closed.get()) {
       throw new TransportException("session closed");
     }
@@ -216,7 +233,7 @@ public final class SessionEngine {
       metaObj.set("progressToken", McpJson.toTree(token));
       sentParams.set("_meta", metaObj);
     }
-    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now);
+    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
     self[0] = call;
     if (tracker != null) {
       progress.register(tracker);
@@ -425,7 +442,7 @@ public final class SessionEngine {
     }
     boolean won = error != null
         ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
-        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress, call.inOrder(result));
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
       events.responseIgnored(id);
@@ -559,6 +576,12 @@ public final class SessionEngine {
         if (h == null) {
           events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
           LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
+          return;
+        }
+        String missing = h.missingCapability();
+        if (missing != null) {
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.NOT_DECLARED);
+          LOG.log(Level.DEBUG, "[{0}] dropped {1}: the peer did not declare {2}", name, n.method(), missing);
           return;
         }
         try {
