@@ -36,6 +36,16 @@ final class Cli {
     return cmd;
   }
 
+  /** A test class's {@code main} as a stdio server command line, with extra JVM arguments. */
+  static List<String> testMain(Class<?> main, String... jvmArgs) {
+    List<String> cmd = new ArrayList<>(List.of(ServerProcess.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
+    cmd.addAll(List.of(jvmArgs));
+    cmd.add("-cp");
+    cmd.add(ServerProcess.jar() + File.pathSeparator + testClasses());
+    cmd.add(main.getName());
+    return cmd;
+  }
+
   static Path testClasses() {
     try {
       return Path.of(TestServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
