@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.TerminalText;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
@@ -118,7 +119,7 @@ final class CallCommand implements Callable<Integer> {
         if (ctrlC.fired()) {
           return Errors.INTERRUPTED;
         }
-        err.println("herald: cannot connect to " + target.describe() + ": " + Errors.describe(e) + target.exitNote());
+        err.println("herald: cannot connect to " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
         return Errors.FAILED;
       }
       McpClient c = client.get();
@@ -150,13 +151,13 @@ final class CallCommand implements Callable<Integer> {
         if (ctrlC.fired()) {
           return Errors.INTERRUPTED;
         }
-        err.println("herald: " + failure(e, target));
+        err.println("herald: " + TerminalText.line(failure(e, target)));
         c.close();
         return Errors.exitCode(e);
       }
       bar.finish("");
       if (jsonOutput) {
-        System.out.println(McpJson.mapper().writeValueAsString(json(result, h)));
+        System.out.println(Terminal.json(json(result, h)));
       } else {
         print(result, result.failed() ? err : System.out);
       }
@@ -181,7 +182,7 @@ final class CallCommand implements Callable<Integer> {
   static String logLine(LoggingMessageParams m) {
     JsonNode data = m.data();
     String text = data == null ? "" : data.isString() ? data.stringValue() : data.toString();
-    return "log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text;
+    return TerminalText.line("log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text);
   }
 
   private static ObjectNode json(CallToolResult result, ToolCallHandle h) {
@@ -205,21 +206,25 @@ final class CallCommand implements Callable<Integer> {
     return o;
   }
 
-  /** Text blocks as they are; other content summarized on a line of its own. */
+  /**
+   * Text blocks as they are, cleaned for the terminal (line feeds and tabs kept, escape sequences
+   * and other control characters removed); other content summarized on a line of its own.
+   */
   static void print(CallToolResult result, PrintStream out) {
     for (ContentBlock block : result.content()) {
       out.println(switch (block) {
-        case ContentBlock.Text t -> t.text();
-        case ContentBlock.Image i -> "[image " + i.mimeType() + ", " + base64Bytes(i.data()) + " bytes]";
-        case ContentBlock.Audio a -> "[audio " + a.mimeType() + ", " + base64Bytes(a.data()) + " bytes]";
-        case ContentBlock.ResourceLink l -> "[resource link " + l.uri() + (l.description() == null ? "" : " " + l.description()) + "]";
+        case ContentBlock.Text t -> TerminalText.text(t.text());
+        case ContentBlock.Image i -> TerminalText.line("[image " + i.mimeType() + ", " + base64Bytes(i.data()) + " bytes]");
+        case ContentBlock.Audio a -> TerminalText.line("[audio " + a.mimeType() + ", " + base64Bytes(a.data()) + " bytes]");
+        case ContentBlock.ResourceLink l ->
+            TerminalText.line("[resource link " + l.uri() + (l.description() == null ? "" : " " + l.description()) + "]");
         case ContentBlock.EmbeddedResource r -> r.resource() instanceof dev.herald.wire.ResourceContents.Text t
-            ? t.text()
-            : "[resource " + r.resource().uri() + (r.resource().mimeType() == null ? "" : ", " + r.resource().mimeType()) + "]";
+            ? TerminalText.text(t.text())
+            : TerminalText.line("[resource " + r.resource().uri() + (r.resource().mimeType() == null ? "" : ", " + r.resource().mimeType()) + "]");
       });
     }
     if (result.content().isEmpty() && result.structuredContent() != null) {
-      out.println(result.structuredContent().toPrettyString());
+      out.println(Terminal.prettyJson(result.structuredContent()));
     }
     out.flush();
   }

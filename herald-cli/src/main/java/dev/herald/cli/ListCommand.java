@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.TerminalText;
 import dev.herald.wire.ServerCapabilities;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -45,27 +46,28 @@ final class ListCommand implements Callable<Integer> {
     try {
       client = target.connect(McpClient.builder(), verbose, System.err);
     } catch (RuntimeException e) {
-      System.err.println("herald: cannot connect to " + target.describe() + ": " + Errors.describe(e) + target.exitNote());
+      System.err.println("herald: cannot connect to " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
       return Errors.FAILED;
     }
     try (client) {
       ServerCapabilities caps = client.serverCapabilities();
-      out.printf("%s %s, protocol %s%n", client.serverInfo().name(), client.serverInfo().version(), client.protocolVersion().wire());
+      out.printf("%s %s, protocol %s%n", TerminalText.line(client.serverInfo().name()), TerminalText.line(client.serverInfo().version()),
+          client.protocolVersion().wire());
       if (caps.tools() != null) {
-        section(out, "Tools", client.tools().stream().map(t -> Map.entry(t.name(), text(t.description()))).toList());
+        section(out, "Tools", client.tools().stream().map(t -> Map.entry(TerminalText.line(t.name()), text(t.description()))).toList());
       }
       if (caps.resources() != null) {
-        section(out, "Resources", client.resources().stream().map(r -> Map.entry(r.uri(), text(r.description() != null ? r.description() : r.name()))).toList());
+        section(out, "Resources", client.resources().stream().map(r -> Map.entry(TerminalText.line(r.uri()), text(r.description() != null ? r.description() : r.name()))).toList());
         section(out, "Resource templates", client.resourceTemplates().stream()
-            .map(t -> Map.entry(t.uriTemplate(), text(t.description() != null ? t.description() : t.name()))).toList());
+            .map(t -> Map.entry(TerminalText.line(t.uriTemplate()), text(t.description() != null ? t.description() : t.name()))).toList());
       }
       if (caps.prompts() != null) {
-        section(out, "Prompts", client.prompts().stream().map(p -> Map.entry(p.name(), text(p.description()))).toList());
+        section(out, "Prompts", client.prompts().stream().map(p -> Map.entry(TerminalText.line(p.name()), text(p.description()))).toList());
       }
       out.flush();
       return 0;
     } catch (RuntimeException e) {
-      System.err.println("herald: " + Errors.describe(e) + target.exitNote());
+      System.err.println("herald: " + TerminalText.line(Errors.describe(e)) + target.exitNote());
       return Errors.exitCode(e);
     }
   }
@@ -86,6 +88,6 @@ final class ListCommand implements Callable<Integer> {
     }
     String line = description.strip();
     int nl = line.indexOf('\n');
-    return nl < 0 ? line : line.substring(0, nl).strip() + " …";
+    return TerminalText.line(nl < 0 ? line : line.substring(0, nl).strip() + " …");
   }
 }

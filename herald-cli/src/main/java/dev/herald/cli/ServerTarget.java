@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.TerminalText;
 import dev.herald.cli.fixture.Version;
 import dev.herald.transport.Transport;
 import dev.herald.transport.http.StreamableHttpClientTransport;
@@ -82,7 +83,7 @@ final class ServerTarget {
     if (url != null) {
       return http(url);
     }
-    Consumer<String> stderr = verbose ? line -> err.println("[server] " + line) : line -> {};
+    Consumer<String> stderr = verbose ? line -> err.println("[server] " + TerminalText.line(line)) : line -> {};
     SubprocessTransport t = SubprocessTransport.builder(command).stderr(stderr).build();
     this.subprocess = t;
     return t;

@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.TerminalText;
 import dev.herald.wire.LoggingLevel;
 import java.io.PrintStream;
 import java.time.LocalTime;
@@ -74,7 +75,7 @@ final class WatchCommand implements Callable<Integer> {
             .onListChanged(McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed")), verbose, err);
         client.set(c);
         for (String uri : resources) {
-          c.subscribe(uri, u -> print(out, "resources/updated " + u.uri()));
+          c.subscribe(uri, u -> print(out, "resources/updated " + TerminalText.line(u.uri())));
         }
         if (logLevel != null) {
           c.setLoggingLevel(logLevel);
@@ -87,10 +88,10 @@ final class WatchCommand implements Callable<Integer> {
         if (c0 != null) {
           c0.close();
         }
-        err.println("herald: cannot watch " + target.describe() + ": " + Errors.describe(e) + target.exitNote());
+        err.println("herald: cannot watch " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
         return Errors.FAILED;
       }
-      err.printf("watching %s %s (Ctrl-C to stop)%n", c.serverInfo().name(), c.serverInfo().version());
+      err.printf("watching %s %s (Ctrl-C to stop)%n", TerminalText.line(c.serverInfo().name()), TerminalText.line(c.serverInfo().version()));
       err.flush();
       Throwable cause;
       try {
@@ -101,7 +102,7 @@ final class WatchCommand implements Callable<Integer> {
       if (ctrlC.fired()) {
         return Errors.INTERRUPTED;
       }
-      err.println("herald: the server went away" + (cause == null ? "" : ": " + Errors.describe(cause)) + target.exitNote());
+      err.println("herald: the server went away" + (cause == null ? "" : ": " + TerminalText.line(Errors.describe(cause))) + target.exitNote());
       c.close();
       return Errors.FAILED;
     }

@@ -3,6 +3,9 @@ package dev.herald.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.wire.McpJson;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -114,6 +117,26 @@ class CallCommandIT {
     assertThat(run.exit()).isEqualTo(124);
     assertThat(run.err().lines().filter(l -> l.startsWith("herald:")).toList())
         .containsExactly("herald: timed out: no result within 700ms (--timeout); the call was cancelled");
+  }
+
+  @Test
+  void absoluteTimeoutSendsTheCancellationBeforeTheCliExits() throws Exception {
+    String server = "timeout-it-" + UUID.randomUUID();
+    Path cancelled = Files.createTempFile("herald-cancelled", ".txt");
+    Files.delete(cancelled);
+    try {
+      // spin reports progress every 100 ms until cancelled: the deadline fires while progress arrives
+      Cli.Run run = Cli.run(Cli.herald(List.of("call", "spin", "--timeout", "1s"),
+          Cli.testServer("-Dherald.it.marker=" + server, "-Dtest.cancelled.file=" + cancelled)));
+      assertThat(run.exit()).isEqualTo(124);
+      WatchCommandIT.awaitGone(server);
+      assertThat(Files.exists(cancelled)).as("the server's handler was cancelled before it went away").isTrue();
+      assertThat(Files.readString(cancelled, StandardCharsets.UTF_8))
+          .as("the server saw notifications/cancelled with herald's reason, not just the end of its input")
+          .isEqualTo("timeout");
+    } finally {
+      Files.deleteIfExists(cancelled);
+    }
   }
 
   @Test

@@ -29,11 +29,16 @@ final class Cli {
 
   /** The test-only {@link TestServer}, with extra JVM arguments. */
   static List<String> testServer(String... jvmArgs) {
+    return testMain(TestServer.class, jvmArgs);
+  }
+
+  /** A test class's {@code main} as a stdio server command line, with extra JVM arguments. */
+  static List<String> testMain(Class<?> main, String... jvmArgs) {
     List<String> cmd = new ArrayList<>(List.of(HeraldJar.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
     cmd.addAll(List.of(jvmArgs));
     cmd.add("-cp");
     cmd.add(HeraldJar.path() + File.pathSeparator + testClasses());
-    cmd.add(TestServer.class.getName());
+    cmd.add(main.getName());
     return cmd;
   }
 

@@ -12,12 +12,15 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.ListRootsResult;
+import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.Root;
+import dev.herald.wire.ServerCapabilities;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -27,13 +30,20 @@ import tools.jackson.databind.node.ObjectNode;
  * The client's method table (MCP specification, "Client Features"): {@code ping}, and {@code
  * sampling/createMessage}, {@code elicitation/create} and {@code roots/list}, each needing the
  * capability the client declared (by giving the builder its handler) and existing only in the
- * protocol versions in which servers send requests. An instance holds the host's handlers; the
+ * protocol versions in which servers send requests; and the server's notifications (logs, list
+ * changes, resource updates), each acted on only when the server declared its capability. An instance holds the host's handlers; the
  * rows are shared. Runs on the request's own virtual thread.
  */
 final class ClientMethods {
   static final Capability SAMPLING = Capability.client("sampling", c -> c.supportsSampling());
   static final Capability ELICITATION = Capability.client("elicitation", c -> c.supportsElicitation());
   static final Capability ROOTS = Capability.client("roots", c -> c.supportsRoots());
+  static final Capability LOGGING = Capability.server("logging", ServerCapabilities::supportsLogging);
+  static final Capability TOOLS_LIST_CHANGED = Capability.server("tools.listChanged", ServerCapabilities::toolsListChanged);
+  static final Capability PROMPTS_LIST_CHANGED = Capability.server("prompts.listChanged", ServerCapabilities::promptsListChanged);
+  static final Capability RESOURCES_LIST_CHANGED =
+      Capability.server("resources.listChanged", ServerCapabilities::resourcesListChanged);
+  static final Capability RESOURCES_SUBSCRIBE = Capability.server("resources.subscribe", ServerCapabilities::resourcesSubscribe);
 
   static final List<MethodRow<McpClient, ?, ?>> ROWS = List.of(
       MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
@@ -43,7 +53,19 @@ final class ClientMethods {
       MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, ElicitResult.class)
           .in(v -> v.serverRequests() && v.elicitation()).needs(ELICITATION).handler((McpClient c, ElicitParams p, InboundCall call) -> c.answers().elicit(p, call)),
       MethodRow.request(McpMethods.ROOTS_LIST, Void.class, ListRootsResult.class)
-          .in(ProtocolVersion::serverRequests).needs(ROOTS).handler((McpClient c, Void p, InboundCall call) -> c.answers().roots()));
+          .in(ProtocolVersion::serverRequests).needs(ROOTS).handler((McpClient c, Void p, InboundCall call) -> c.answers().roots()),
+      // Notifications the server sends, each acted on only when the server declared its capability
+      // at initialize; otherwise dropped and reported (MCP specification, "Capability Negotiation").
+      MethodRow.notification(McpMethods.MESSAGE, LoggingMessageParams.class)
+          .needs(LOGGING).receiver((McpClient c, @Nullable LoggingMessageParams p) -> c.onLog(p)),
+      MethodRow.notification(McpMethods.TOOLS_LIST_CHANGED, Void.class)
+          .needs(TOOLS_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.TOOLS)),
+      MethodRow.notification(McpMethods.PROMPTS_LIST_CHANGED, Void.class)
+          .needs(PROMPTS_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.PROMPTS)),
+      MethodRow.notification(McpMethods.RESOURCES_LIST_CHANGED, Void.class)
+          .needs(RESOURCES_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.RESOURCES)),
+      MethodRow.notification(McpMethods.RESOURCES_UPDATED, ResourceUpdatedParams.class)
+          .needs(RESOURCES_SUBSCRIBE).receiver((McpClient c, @Nullable ResourceUpdatedParams p) -> c.onResourceUpdated(p)));
 
   private final @Nullable SamplingHandler sampling;
   private final @Nullable ElicitationHandler elicitation;
@@ -124,6 +146,17 @@ final class ClientMethods {
       return switch (capability) {
         case Capability.OfClient c -> c.declaredIn().test(client.capabilities());
         case Capability.OfServer s -> client.isInitialized() && s.declaredIn().test(client.serverCapabilities());
+      };
+    }
+
+    @Override
+    public boolean declaredForNotification(McpClient client, Capability capability) {
+      return switch (capability) {
+        case Capability.OfClient c -> true;
+        case Capability.OfServer s -> {
+          ServerCapabilities announced = client.announced();
+          yield announced != null && s.declaredIn().test(announced);
+        }
       };
     }
   }

@@ -97,6 +97,12 @@ public final class McpClient implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable LoggingLevel requestedLevel;
   private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
+  /**
+   * What the server declared in its last {@code initialize} answer, learnt on the transport's
+   * reader before any later notification is read: the server's notifications are acted on only
+   * when it declared their capability.
+   */
+  private volatile @Nullable ServerCapabilities announced;
   private volatile ProtocolVersion version;
   private final Listeners listeners;
   private final CatalogCache<Tool> tools;
@@ -145,15 +151,12 @@ public final class McpClient implements AutoCloseable {
 
   private SessionEngine newEngine(Transport transport) {
     ClientSettings s = settings;
-    return SessionEngine.builder()
+    SessionEngine.Builder builder = SessionEngine.builder()
         .name("client")
         .transport(transport)
-        .requests(call -> methods.dispatch(this, call))
-        .onNotification(McpMethods.MESSAGE, this::onLog)
-        .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged(Area.TOOLS))
-        .onNotification(McpMethods.PROMPTS_LIST_CHANGED, p -> listChanged(Area.PROMPTS))
-        .onNotification(McpMethods.RESOURCES_LIST_CHANGED, p -> listChanged(Area.RESOURCES))
-        .onNotification(McpMethods.RESOURCES_UPDATED, this::onResourceUpdated)
+        .requests(call -> methods.dispatch(this, call));
+    methods.registerNotifications(builder, () -> this);
+    return builder
         .ticker(s.ticker())
         .scheduler(s.scheduler())
         .defaultCallOptions(s.defaults())
@@ -175,6 +178,11 @@ public final class McpClient implements AutoCloseable {
   }
 
   // ---------------------------------------------------------------- session facts
+
+  /** What the server declared at {@code initialize}, once its answer was read; null before. */
+  @Nullable ServerCapabilities announced() {
+    return announced;
+  }
 
   /** Whether the server's {@code initialize} answer arrived. */
   boolean isInitialized() {
@@ -423,17 +431,13 @@ public final class McpClient implements AutoCloseable {
 
   // ---------------------------------------------------------------- inbound notifications
 
-  private void onLog(@Nullable ObjectNode params) {
-    LoggingMessageParams p;
-    try {
-      p = McpJson.fromTree(params, LoggingMessageParams.class);
-    } catch (McpException e) {
-      return;
+  void onLog(@Nullable LoggingMessageParams p) {
+    if (p != null) {
+      listeners.run(() -> listeners.logs.forEach(l -> l.accept(p)));
     }
-    listeners.run(() -> listeners.logs.forEach(l -> l.accept(p)));
   }
 
-  private void listChanged(Area area) {
+  void listChanged(Area area) {
     switch (area) {
       case TOOLS -> tools.invalidate();
       case PROMPTS -> prompts.invalidate();
@@ -445,11 +449,8 @@ public final class McpClient implements AutoCloseable {
     listeners.run(() -> Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run));
   }
 
-  private void onResourceUpdated(@Nullable ObjectNode params) {
-    ResourceUpdatedParams p;
-    try {
-      p = McpJson.fromTree(params, ResourceUpdatedParams.class);
-    } catch (McpException e) {
+  void onResourceUpdated(@Nullable ResourceUpdatedParams p) {
+    if (p == null) {
       return;
     }
     CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.get(p.uri());
@@ -465,6 +466,11 @@ public final class McpClient implements AutoCloseable {
     return type == JsonNode.class ? type.cast(node) : McpJson.resultFromTree(node, type);
   }
 
+  /** On the reader, as the {@code initialize} answer arrives: what the server declared. */
+  private void learnCapabilities(JsonNode initializeResult) {
+    announced = McpJson.resultFromTree(initializeResult, InitializeResult.class).capabilities();
+  }
+
   private void handshake(SessionEngine engine) throws InterruptedException {
     ClientSettings s = settings;
     engine.start();
@@ -474,7 +480,8 @@ public final class McpClient implements AutoCloseable {
               McpMethods.INITIALIZE,
               McpJson.toObject(new InitializeParams(version.wire(), capabilities, s.info(), null)),
               CallOptions.builder().timeout(s.initializeTimeout()).build(),
-              null)
+              null,
+              this::learnCapabilities)
           .result());
       result = McpJson.resultFromTree(node, InitializeResult.class);
     } catch (RuntimeException | InterruptedException e) {
@@ -673,8 +680,11 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
-     * Default clocks for every call that sets none (default {@link CallOptions#defaults()}: no idle
-     * timeout and no absolute deadline).
+     * Default clocks for every call that sets none of its own (default: no idle timeout and an
+     * absolute deadline of {@link CallOptions#DEFAULT_TIMEOUT}, 10 minutes). Options that set no
+     * absolute deadline keep the 10 minutes; only {@link CallOptions.Builder#noTimeout()} (here or
+     * on a call) leaves calls unbounded. A deadline that runs out sends {@code
+     * notifications/cancelled} before the call fails with {@link dev.herald.session.TimeoutException}.
      */
     public Builder defaultCallOptions(CallOptions options) {
       this.defaults = Objects.requireNonNull(options);

@@ -2,6 +2,7 @@ package dev.herald.server;
 
 import dev.herald.session.Interceptor;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
@@ -79,6 +80,7 @@ public final class McpServer {
   final Scheduler scheduler;
   final int maxInFlight;
   final Duration progressInterval;
+  final CallOptions reverseCallOptions;
   final long listChangedDebounceNanos;
   final double logsPerSecond;
   final int logBurst;
@@ -109,6 +111,7 @@ public final class McpServer {
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
     this.progressInterval = b.progressInterval;
+    this.reverseCallOptions = b.reverseCallOptions;
     this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
     this.logsPerSecond = b.logsPerSecond;
     this.logBurst = b.logBurst;
@@ -330,6 +333,7 @@ public final class McpServer {
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
     private Duration progressInterval = Duration.ofMillis(50);
+    private CallOptions reverseCallOptions = CallOptions.builder().timeout(CallOptions.DEFAULT_TIMEOUT).build();
     private Duration listChangedDebounce = Duration.ofMillis(10);
     private boolean toolsListChanged = true;
     private double logsPerSecond = 100;
@@ -626,6 +630,21 @@ public final class McpServer {
         throw new IllegalArgumentException("progressInterval must not be negative");
       }
       this.progressInterval = interval;
+      return this;
+    }
+
+    /**
+     * Default clocks for the requests this server sends to a client ({@code sampling/createMessage},
+     * {@code elicitation/create}, {@code roots/list}, {@code ping}) when the call sets none of its
+     * own (default: an absolute deadline of {@link CallOptions#DEFAULT_TIMEOUT}, 10 minutes, so a
+     * client can never hold a handler forever). A deadline that runs out cancels the request on
+     * the wire and fails the handler's call with {@link dev.herald.session.TimeoutException}. Only
+     * {@link CallOptions.Builder#noTimeout()} leaves such calls unbounded.
+     *
+     * @throws NullPointerException if {@code options} is null
+     */
+    public Builder reverseCallOptions(CallOptions options) {
+      this.reverseCallOptions = java.util.Objects.requireNonNull(options, "options");
       return this;
     }
 

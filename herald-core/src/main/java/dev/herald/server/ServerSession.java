@@ -126,6 +126,7 @@ public final class ServerSession {
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
             .progressInterval(server.progressInterval)
+            .defaultCallOptions(server.reverseCallOptions)
             .eventListener(server.eventListeners.create(EventListener.Role.SERVER))
             .build();
     this.events = engine.events();

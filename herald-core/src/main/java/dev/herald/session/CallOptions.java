@@ -11,7 +11,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code idleTimeout}: how long the call may go without a response or an accepted progress
  *       update. Only an accepted update resets it (a refused one never does).
  *   <li>{@code timeout}: the absolute deadline from the moment the call is sent; progress never
- *       extends it.
+ *       extends it. No call is unbounded by default: a call that sets none gets the connection's
+ *       default, and when that sets none either, {@link #DEFAULT_TIMEOUT} (10 minutes), so that a
+ *       peer cannot hold a call forever. Only {@link Builder#noTimeout()} turns it off.
+ *   <li>{@code unbounded}: the call asked explicitly for no absolute deadline ({@link
+ *       Builder#noTimeout()}); {@code timeout} is then {@code null}.
  *   <li>{@code progress}: a listener; when set, Herald attaches a fresh 128-bit random progress
  *       token to the request and routes updates for that token to this listener only.
  *   <li>{@code renderInterval}: the listener's cadence (default 100 ms); {@link Duration#ZERO}
@@ -30,10 +34,26 @@ public record CallOptions(
     @Nullable Duration idleTimeout,
     @Nullable Duration timeout,
     @Nullable ProgressListener progress,
-    Duration renderInterval) {
+    Duration renderInterval,
+    boolean unbounded) {
 
   public static final Duration DEFAULT_RENDER_INTERVAL = Duration.ofMillis(100);
 
+  /**
+   * The absolute deadline of a call for which neither its own options nor the connection's
+   * defaults set one: 10 minutes. Generous on purpose: it exists so that no call waits forever on
+   * a peer that never answers (MCP specification, basic/lifecycle "Timeouts": implementations
+   * should establish timeouts for all sent requests).
+   */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
+
+  /** The fallback every call's options are completed with: {@link #DEFAULT_TIMEOUT}, nothing else. */
+  private static final CallOptions BOUNDED = new CallOptions(null, DEFAULT_TIMEOUT, null, DEFAULT_RENDER_INTERVAL, false);
+
+  /**
+   * @throws IllegalArgumentException if a clock is zero or negative, the render interval is
+   *     negative, or {@code unbounded} is set together with a {@code timeout}
+   */
   public CallOptions {
     Objects.requireNonNull(renderInterval, "renderInterval");
     requirePositive(idleTimeout, "idleTimeout");
@@ -41,6 +61,15 @@ public record CallOptions(
     if (renderInterval.isNegative()) {
       throw new IllegalArgumentException("renderInterval must not be negative: " + renderInterval);
     }
+    if (unbounded && timeout != null) {
+      throw new IllegalArgumentException("a call cannot have both a timeout and no timeout");
+    }
+  }
+
+  /** Options whose absolute deadline is {@code timeout}, or unset when it is {@code null}. */
+  public CallOptions(
+      @Nullable Duration idleTimeout, @Nullable Duration timeout, @Nullable ProgressListener progress, Duration renderInterval) {
+    this(idleTimeout, timeout, progress, renderInterval, false);
   }
 
   private static void requirePositive(@Nullable Duration d, String name) {
@@ -49,9 +78,12 @@ public record CallOptions(
     }
   }
 
-  /** No timeouts and no progress: the defaults of the connection apply. */
+  /**
+   * No clocks of its own and no progress: the defaults of the connection apply, and when they set
+   * no absolute deadline, {@link #DEFAULT_TIMEOUT}.
+   */
   public static CallOptions defaults() {
-    return new CallOptions(null, null, null, DEFAULT_RENDER_INTERVAL);
+    return new CallOptions(null, null, null, DEFAULT_RENDER_INTERVAL, false);
   }
 
   /** A builder with nothing set: no clocks of its own, no progress, a 100 ms render interval. */
@@ -59,13 +91,27 @@ public record CallOptions(
     return new Builder();
   }
 
-  /** These options with unset clocks filled from {@code fallback}. */
+  /**
+   * These options with unset clocks filled from {@code fallback}. An absolute deadline is set when
+   * it has a {@code timeout} or is {@code unbounded}; only an unset one is taken from {@code
+   * fallback}.
+   */
   public CallOptions orDefaults(CallOptions fallback) {
+    boolean deadlineSet = timeout != null || unbounded;
     return new CallOptions(
         idleTimeout != null ? idleTimeout : fallback.idleTimeout,
-        timeout != null ? timeout : fallback.timeout,
+        deadlineSet ? timeout : fallback.timeout,
         progress,
-        renderInterval);
+        renderInterval,
+        deadlineSet ? unbounded : fallback.unbounded);
+  }
+
+  /**
+   * These options as a call runs with them: filled from the connection's {@code defaults}, and
+   * then, when no absolute deadline was set or explicitly turned off, {@link #DEFAULT_TIMEOUT}.
+   */
+  public CallOptions effective(CallOptions defaults) {
+    return orDefaults(defaults).orDefaults(BOUNDED);
   }
 
   /** Builds {@link CallOptions}. */
@@ -74,6 +120,7 @@ public record CallOptions(
     private @Nullable Duration timeout;
     private @Nullable ProgressListener progress;
     private Duration renderInterval = DEFAULT_RENDER_INTERVAL;
+    private boolean unbounded;
 
     private Builder() {}
 
@@ -95,15 +142,30 @@ public record CallOptions(
 
     /**
      * The call's absolute deadline, counted from the moment it is sent (default: none of its own;
-     * the connection's default call options apply). Progress never extends it. When it runs out
-     * Herald sends {@code notifications/cancelled} and the call fails with {@link
-     * TimeoutException} ({@link TimeoutException.Clock#ABSOLUTE}). {@code null} leaves it unset.
+     * the connection's default call options apply, and when they set none, {@link
+     * CallOptions#DEFAULT_TIMEOUT}, 10 minutes). Progress never extends it. When it runs out
+     * Herald sends {@code notifications/cancelled} (before the call fails) and the call fails with
+     * {@link TimeoutException} ({@link TimeoutException.Clock#ABSOLUTE}). {@code null} leaves it
+     * unset. Replaces an earlier {@link #noTimeout()}.
      *
      * <p>Checked by {@link #build()}: a zero or negative duration is refused there with {@link
      * IllegalArgumentException}.
      */
     public Builder timeout(Duration timeout) {
       this.timeout = timeout;
+      this.unbounded = false;
+      return this;
+    }
+
+    /**
+     * No absolute deadline at all: the call may wait for its response as long as the connection
+     * lasts (an idle timeout, when set, still applies). Off by default: a call without a deadline
+     * of its own gets the connection's, or {@link CallOptions#DEFAULT_TIMEOUT}. Replaces an
+     * earlier {@link #timeout(Duration)}.
+     */
+    public Builder noTimeout() {
+      this.timeout = null;
+      this.unbounded = true;
       return this;
     }
 
@@ -144,7 +206,7 @@ public record CallOptions(
      *     negative
      */
     public CallOptions build() {
-      return new CallOptions(idleTimeout, timeout, progress, renderInterval);
+      return new CallOptions(idleTimeout, timeout, progress, renderInterval, unbounded);
     }
   }
 }

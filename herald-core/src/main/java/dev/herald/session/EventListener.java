@@ -162,7 +162,14 @@ public interface EventListener {
      */
     NOT_CANCELLABLE,
     /** Inbound: the method's handler threw. */
-    HANDLER_FAILED
+    HANDLER_FAILED,
+    /**
+     * Inbound: a notification of a capability the peer never declared (basic/lifecycle
+     * "Capability Negotiation"): a {@code list_changed} from a server without that area's {@code
+     * listChanged}, {@code resources/updated} without {@code resources.subscribe}, a log message
+     * without {@code logging}. Not acted on.
+     */
+    NOT_DECLARED
   }
 
   /** How a request this side handled ended. */

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.internal.session.InboundCall;
 import dev.herald.internal.session.OutboundCall;
+import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.TimeoutException;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CancelledNotificationParams;
@@ -24,6 +26,7 @@ import dev.herald.wire.Role;
 import dev.herald.wire.Root;
 import dev.herald.wire.SamplingMessage;
 import dev.herald.wire.Tool;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +42,11 @@ class ReverseCallsTest {
   private final AtomicReference<Throwable> handlerSaw = new AtomicReference<>();
 
   McpServer server() {
-    return McpServer.builder()
+    return server(McpServer.builder());
+  }
+
+  McpServer server(McpServer.Builder builder) {
+    return builder
         .tool(Tool.builder("ask").description("samples").build(), call -> {
           try {
             CreateMessageResult r = call.context().sample(
@@ -96,6 +103,43 @@ class ReverseCallsTest {
           .isEqualTo("Cannot send sampling/createMessage: the client did not declare the sampling capability at initialize");
       assertThat(roots.getMessage()).contains("roots/list").contains("roots capability");
       assertThat(peer.wire().received).noneMatch(m -> m instanceof JsonRpcMessage.Request);
+    }
+  }
+
+  @Test
+  void aSamplingCallTheClientNeverAnswersTimesOutAfterTheDefaultTenMinutesAndIsCancelled() throws Exception {
+    assertReverseCallTimesOut(McpServer.builder(), CallOptions.DEFAULT_TIMEOUT);
+  }
+
+  @Test
+  void theServersReverseCallDeadlineIsConfigurable() throws Exception {
+    assertReverseCallTimesOut(
+        McpServer.builder().reverseCallOptions(CallOptions.builder().timeout(Duration.ofSeconds(5)).build()), Duration.ofSeconds(5));
+  }
+
+  private void assertReverseCallTimesOut(McpServer.Builder builder, Duration deadline) throws Exception {
+    ManualScheduler clock = new ManualScheduler();
+    CountDownLatch samplingStarted = new CountDownLatch(1);
+    CountDownLatch samplingCancelled = new CountDownLatch(1);
+    try (Peers.RawPeer peer = Peers.connectRaw(server(builder.ticker(clock).scheduler(clock)), SAMPLING, call -> {
+      call.cancellation().onCancel(samplingCancelled::countDown);
+      samplingStarted.countDown();
+      samplingCancelled.await(30, TimeUnit.SECONDS);
+      throw new CancelledException("cancelled");
+    })) {
+      OutboundCall toolCall = peer.engine().request(
+          McpMethods.TOOLS_CALL, McpJson.toObject(CallToolParams.of("ask", McpJson.object())), CallOptions.builder().noTimeout().build(), null);
+      assertThat(samplingStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+      clock.advance(deadline.minusMillis(1));
+      assertThat(samplingCancelled.getCount()).isEqualTo(1);
+      clock.advance(Duration.ofMillis(1));
+
+      assertThat(samplingCancelled.await(10, TimeUnit.SECONDS)).as("the client got notifications/cancelled").isTrue();
+      Peers.awaitTrue(() -> handlerSaw.get() != null);
+      assertThat(handlerSaw.get()).isInstanceOf(TimeoutException.class);
+      assertThat(toolCall.result()).failsWithin(10, TimeUnit.SECONDS).withThrowableOfType(java.util.concurrent.ExecutionException.class)
+          .withCauseInstanceOf(McpException.class);
     }
   }
 

@@ -15,19 +15,40 @@ public final class MessageSanitizer {
   private MessageSanitizer() {}
 
   public static @Nullable String sanitize(@Nullable String raw) {
-    if (raw == null) {
-      return null;
-    }
-    StringBuilder out = new StringBuilder(Math.min(raw.length(), MAX_LENGTH));
+    return raw == null ? null : clean(raw, false, MAX_LENGTH);
+  }
+
+  /**
+   * Makes untrusted text safe to write to a terminal: escape sequences removed whole, every other
+   * control character (C0 and C1, including CR, BEL and DEL) and invisible format character
+   * (bidirectional overrides) removed. With {@code multiline}, line feeds and tabs are kept and
+   * other whitespace is kept as it is (a CR LF line end becomes LF); without it, whitespace runs
+   * (line feeds too) are folded to one space and the text is trimmed. No more than {@code
+   * maxLength} characters are kept (the last one then an ellipsis).
+   */
+  public static String clean(String raw, boolean multiline, int maxLength) {
+    StringBuilder out = new StringBuilder(Math.min(raw.length(), Math.min(maxLength, 1 << 16)));
     boolean space = false;
-    for (int i = 0; i < raw.length() && out.length() < MAX_LENGTH; ) {
+    for (int i = 0; i < raw.length() && out.length() < maxLength; ) {
       int cp = raw.codePointAt(i);
       i += Character.charCount(cp);
       if (cp == ESC || cp == C1_CSI || isC1StringStart(cp)) {
         i = skipEscape(raw, cp, i);
         continue;
       }
-      if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
+      if (multiline) {
+        if (cp == '\n' || cp == '\t' || cp == ' ') {
+          out.appendCodePoint(cp);
+          continue;
+        }
+        if (cp == '\r') {
+          continue; // CR returns the cursor to overwrite what was printed: never kept
+        }
+        if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
+          out.append(' '); // vertical tab, form feed, line and paragraph separators, odd spaces
+          continue;
+        }
+      } else if (Character.isWhitespace(cp) || Character.isSpaceChar(cp)) {
         space = out.length() > 0;
         continue;
       }
@@ -40,8 +61,8 @@ public final class MessageSanitizer {
       }
       out.appendCodePoint(cp);
     }
-    if (out.length() >= MAX_LENGTH) {
-      out.setLength(MAX_LENGTH - 1);
+    if (out.length() >= maxLength) {
+      out.setLength(maxLength - 1);
       out.append('…');
     }
     return out.toString();

@@ -31,8 +31,9 @@ import tools.jackson.databind.JsonNode;
  * message naming the interceptor.
  *
  * <p>Notification rows are handed to the engine's notification registry ({@link
- * #registerNotifications}); they do not run through the chain, and their versions are not
- * checked yet (an unknown notification is dropped by the engine, never answered). Outbound
+ * #registerNotifications}); they do not run through the chain, a row's capability is checked
+ * against what the peer declared (an undeclared one is dropped and reported), and their versions
+ * are not checked yet (an unknown notification is dropped by the engine, never answered). Outbound
  * notifications do not run through a chain either: they are gated by the role's notification
  * gate and, when fanned out, encoded once for every session, which a per-message chain would
  * undo.
@@ -62,6 +63,14 @@ public final class MethodTable<S> {
 
     /** Whether {@code capability} was declared by the side that declares it, for this request. */
     boolean declared(S session, Capability capability, InboundCall call);
+
+    /**
+     * Whether the peer declared {@code capability}, for a notification it sent (there is no
+     * request whose per-request capabilities could be read). Default: yes.
+     */
+    default boolean declaredForNotification(S session, Capability capability) {
+      return true;
+    }
   }
 
   private MethodTable(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> user, Role<S> role) {
@@ -109,10 +118,26 @@ public final class MethodTable<S> {
     return first.proceed();
   }
 
-  /** Registers the notification rows with an engine being built, bound to {@code session}. */
+  /**
+   * Registers the notification rows with an engine being built, bound to {@code session}. A row
+   * that names a capability is acted on only when the peer declared it ({@link
+   * Role#declaredForNotification}); otherwise the engine drops the notification and reports it as
+   * {@link dev.herald.session.EventListener.DropReason#NOT_DECLARED}.
+   */
   public void registerNotifications(SessionEngine.Builder engine, java.util.function.Supplier<S> session) {
     for (MethodRow<S, ?, ?> row : notifications.values()) {
-      engine.onNotification(row.method(), params -> notify(row, session.get(), params));
+      Capability needed = row.capability();
+      engine.onNotification(row.method(), new NotificationHandler() {
+        @Override
+        public void handle(tools.jackson.databind.node.@Nullable ObjectNode params) {
+          MethodTable.notify(row, session.get(), params);
+        }
+
+        @Override
+        public @Nullable String missingCapability() {
+          return needed == null || role.declaredForNotification(session.get(), needed) ? null : needed.name();
+        }
+      });
     }
   }
 

@@ -10,4 +10,15 @@ import tools.jackson.databind.node.ObjectNode;
 @FunctionalInterface
 public interface NotificationHandler {
   void handle(@Nullable ObjectNode params);
+
+  /**
+   * The capability the peer must have declared for this notification to be acted on and did not
+   * (MCP specification, basic/lifecycle "Capability Negotiation"), or {@code null} to handle it.
+   * Asked on the reader just before {@link #handle}; a notification refused here is dropped with a
+   * debug log and reported to the session's listener as {@link
+   * dev.herald.session.EventListener.DropReason#NOT_DECLARED}. By default nothing is missing.
+   */
+  default @Nullable String missingCapability() {
+    return null;
+  }
 }

@@ -32,6 +32,7 @@ final class PendingCall implements OutboundCall {
   private final long deadline; // absolute, in ticker nanos; Long.MAX_VALUE when none
   private volatile long lastActivity;
   private volatile Scheduler.@Nullable Cancellable timer;
+  private final java.util.function.@Nullable Consumer<JsonNode> inOrder;
 
   PendingCall(
       SessionEngine engine,
@@ -41,7 +42,9 @@ final class PendingCall implements OutboundCall {
       @Nullable ProgressTracker tracker,
       SerialExecutor callbacks,
       CallOptions options,
-      long now) {
+      long now,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    this.inOrder = inOrder;
     this.engine = engine;
     this.id = id;
     this.method = method;
@@ -56,6 +59,21 @@ final class PendingCall implements OutboundCall {
   @Override
   public RequestId id() {
     return id;
+  }
+
+  /** What runs on the reader when {@code result} arrives, before the caller sees it; null if nothing. */
+  @Nullable Runnable inOrder(@Nullable JsonNode result) {
+    java.util.function.Consumer<JsonNode> hook = inOrder;
+    if (hook == null || result == null) {
+      return null;
+    }
+    return () -> {
+      try {
+        hook.accept(result);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "result hook of " + method + " failed", e);
+      }
+    };
   }
 
   String method() {
@@ -125,12 +143,29 @@ final class PendingCall implements OutboundCall {
    * result. Returns false if the call had already ended.
    */
   boolean finish(ProgressRecord.Terminal how, @Nullable JsonNode result, @Nullable Throwable failure, ProgressRegistry registry) {
+    return finish(how, result, failure, registry, null);
+  }
+
+  /**
+   * Ends the call once, running {@code beforeCompletion} after the call is claimed and before the
+   * caller can see the outcome: a cancellation is written to the transport there, so that a
+   * caller that closes the connection as soon as its call fails cannot overtake it.
+   */
+  boolean finish(
+      ProgressRecord.Terminal how,
+      @Nullable JsonNode result,
+      @Nullable Throwable failure,
+      ProgressRegistry registry,
+      @Nullable Runnable beforeCompletion) {
     if (!done.compareAndSet(false, true)) {
       return false;
     }
     Scheduler.Cancellable t = timer;
     if (t != null) {
       t.cancel();
+    }
+    if (beforeCompletion != null) {
+      beforeCompletion.run();
     }
     if (tracker != null) {
       registry.close(tracker, how);

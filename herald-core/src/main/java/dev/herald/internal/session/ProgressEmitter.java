@@ -20,7 +20,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The sender's progress emitter for one inbound request that carried a token
  * (docs/notifications.md, "The sender's rules"; MCP 2025-11-25 basic/utilities/progress). Refuses
- * non-finite and non-increasing values; coalesces to a cadence with a trailing flush; {@link
+ * non-finite and non-increasing values; cleans each message of escape sequences and control
+ * characters and caps it at {@value MessageSanitizer#MAX_LENGTH} characters, as the receiver
+ * does; coalesces to a cadence with a trailing flush; {@link
  * #close()} flushes the last value and refuses everything after. Each
  * refusal, and a pending value dropped by {@link #abandon()}, is reported to the session's {@link
  * EventListener}; what is sent, or lost on the wire, is reported by the {@code send} callback's owner.
@@ -93,7 +95,8 @@ public final class ProgressEmitter implements ProgressReporter {
       }
       hasLast = true;
       last = progress;
-      pending = ProgressNotificationParams.of(token, progress, total, message);
+      // the receiver keeps at most MessageSanitizer.MAX_LENGTH characters of plain text: send no more
+      pending = ProgressNotificationParams.of(token, progress, total, MessageSanitizer.sanitize(message));
       long now = ticker.nanos();
       if (!everSent || now - lastSentAt >= intervalNanos) {
         sendPendingLocked(now);

@@ -198,10 +198,27 @@ public final class SessionEngine {
    * @throws TransportException if the session is closed
    */
   public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options, @Nullable RequestId originatedBy) {
+    return request(method, params, options, originatedBy, null);
+  }
+
+  /**
+   * Sends a request whose result {@code inOrder} also sees on the transport's reader, before any
+   * frame that arrived after the response is read and before the caller sees the result: a role
+   * learns from the {@code initialize} result what the peer declared before it handles the
+   * notifications that follow it. {@code inOrder} must not block; what it throws is logged.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder) {
     if (closed.get()) {
       throw new TransportException("session closed");
     }
-    CallOptions effective = options.orDefaults(defaultOptions);
+    CallOptions effective = options.effective(defaultOptions);
     RequestId id = RequestId.of(nextId.getAndIncrement());
     long now = ticker.nanos();
     SerialExecutor callbacks = new SerialExecutor();
@@ -224,7 +241,7 @@ public final class SessionEngine {
       metaObj.set("progressToken", McpJson.toTree(token));
       sentParams.set("_meta", metaObj);
     }
-    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now);
+    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
     self[0] = call;
     if (tracker != null) {
       progress.register(tracker);
@@ -316,29 +333,45 @@ public final class SessionEngine {
     return transport.pollStream(request);
   }
 
+  /**
+   * Ends a call of this side that was cancelled or timed out. The cancellation is written to the
+   * transport before the caller sees the failure (basic/utilities/cancellation), whichever clock or
+   * caller ended the call: a caller that closes the connection right after its call failed (a
+   * command-line tool that exits) must not overtake it. {@code initialize} is never cancelled (the
+   * specification forbids it): the connection is closed instead.
+   */
   boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
     if (call.isDone()) {
       return false;
     }
-    // Free the entry before the caller can observe the failure (finish completes the future on
-    // another thread); a response racing this removal finds no entry and is counted as late.
+    // Free the entry before the caller can observe the failure; a response racing this removal
+    // finds no entry and is counted as late.
     pending.remove(call.id(), call);
-    if (!call.finish(how, null, failure, progress)) {
+    boolean initialize = McpMethods.INITIALIZE.equals(call.method());
+    if (!call.finish(how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
       return false;
     }
-    if (!closed.get()) {
-      try {
-        transport.send(
-            new JsonRpcMessage.Notification(
-                McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
-            call.originatedBy());
-        events.notificationSent(EventListener.Family.CANCELLED);
-      } catch (RuntimeException e) {
-        lost(McpMethods.CANCELLED);
-        LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
-      }
+    if (initialize) {
+      LOG.log(Level.DEBUG, "[{0}] initialize {1} ended ({2}): closing the connection instead of cancelling it", name, call.id(), reason);
+      shutdown(null);
     }
     return true;
+  }
+
+  private void sendCancellation(PendingCall call, String reason) {
+    if (closed.get()) {
+      return;
+    }
+    try {
+      transport.send(
+          new JsonRpcMessage.Notification(
+              McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
+          call.originatedBy());
+      events.notificationSent(EventListener.Family.CANCELLED);
+    } catch (RuntimeException e) {
+      lost(McpMethods.CANCELLED);
+      LOG.log(Level.DEBUG, "could not send cancellation for {0}: {1}", call.id(), e.getMessage());
+    }
   }
 
   void checkTimeout(PendingCall call) {
@@ -417,7 +450,7 @@ public final class SessionEngine {
     }
     boolean won = error != null
         ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
-        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress);
+        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress, call.inOrder(result));
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
       events.responseIgnored(id);
@@ -551,6 +584,12 @@ public final class SessionEngine {
         if (h == null) {
           events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
           LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
+          return;
+        }
+        String missing = h.missingCapability();
+        if (missing != null) {
+          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.NOT_DECLARED);
+          LOG.log(Level.DEBUG, "[{0}] dropped {1}: the peer did not declare {2}", name, n.method(), missing);
           return;
         }
         try {
@@ -769,6 +808,11 @@ public final class SessionEngine {
       return this;
     }
 
+    /**
+     * Clocks for every call that sets none of its own (default: none, so a call gets {@link
+     * CallOptions#DEFAULT_TIMEOUT} as its absolute deadline unless it or these options turn it off
+     * with {@link CallOptions.Builder#noTimeout()}).
+     */
     public Builder defaultCallOptions(CallOptions options) {
       this.defaultOptions = Objects.requireNonNull(options, "options");
       return this;

@@ -45,6 +45,21 @@ class ProgressSenderTest {
   }
 
   @Test
+  void anOutgoingMessageIsCleanedOfControlsAndCappedLikeTheReceiverCapsIt() {
+    String nasty = "step \u001b[31mred\u001b[0m \u001b]8;;http://x\u0007link\u001b]8;;\u0007\r\u009b2J\u202e" + "x".repeat(1000);
+    try (EnginePair p = new EnginePair(call -> {
+      call.progress().report(1, 4.0, nasty);
+      return object("{}");
+    }, b -> {}, b -> b.progressInterval(Duration.ZERO))) {
+      get(p.client.request("tools/call", null, WITH_PROGRESS, null).result());
+
+      String sent = withMethod(p.serverEnd(), "notifications/progress").get(0).get("params").get("message").asString();
+      assertThat(sent).startsWith("step red link").hasSize(MessageSanitizer.MAX_LENGTH).endsWith("x…");
+      assertThat(sent.chars().noneMatch(c -> Character.isISOControl(c) || c == 0x202e)).isTrue();
+    }
+  }
+
+  @Test
   void withATokenProgressGoesOnTheWireWithThatToken() {
     AtomicReference<ProgressToken> token = new AtomicReference<>();
     try (EnginePair p = new EnginePair(call -> {
