@@ -40,10 +40,11 @@ final class JettyExchange implements Exchange {
   private final int localPort;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicBoolean bodyRead = new AtomicBoolean();
-  /** Set when a body over the limit is being read and discarded; the exchange ends after. */
+  /** Set when a body over the limit, or refused unread, is being read and discarded; the exchange ends after. */
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean drained = new AtomicBoolean();
   private final AtomicBoolean responseEnded = new AtomicBoolean();
+  private final AtomicBoolean readStarted = new AtomicBoolean();
 
   JettyExchange(Request request, Response response, Callback callback) {
     this.request = request;
@@ -100,6 +101,7 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
+    readStarted.set(true);
     new BodyReader(this, max, body -> {
       if (body != null) {
         bodyRead.set(true);
@@ -129,6 +131,11 @@ final class JettyExchange implements Exchange {
       @Override
       public void succeeded() {
         if (last) {
+          if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeaders().get(HttpHeader.EXPECT))) {
+            // refused before its body was read, and the client sends it anyway: discard it first
+            startDraining();
+            BodyReader.discarding(JettyExchange.this).run();
+          }
           responseEnded.set(true);
           complete();
         }
@@ -194,6 +201,13 @@ final class JettyExchange implements Exchange {
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(512);
 
     private long discarded = -1;
+
+    /** A reader that only discards, for a body refused before it was read. */
+    static BodyReader discarding(JettyExchange exchange) {
+      BodyReader r = new BodyReader(exchange, 0, body -> {}, failure -> {});
+      r.discarded = 0;
+      return r;
+    }
 
     BodyReader(JettyExchange exchange, int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
       this.exchange = exchange;

@@ -66,6 +66,21 @@ class RefusedBodyTest {
   }
 
   @Test
+  void theJdkClientGetsEvery415ForABodyItSendsWithoutWaiting() throws Exception {
+    byte[] big = new byte[2 * 1024 * 1024];
+    Arrays.fill(big, (byte) ' ');
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      for (int i = 0; i < 30; i++) {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.http.uri())
+            .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(415);
+      }
+    }
+  }
+
+  @Test
   void aBodyWithAWrongContentTypeGetsItsWhole415WhileTheClientIsStillSending() throws Exception {
     for (int i = 0; i < 20; i++) {
       String[] answer = post(fixture, "text/plain", 2L * 1024 * 1024);
