@@ -32,6 +32,7 @@ final class ServletBody implements ReadListener {
   private long discarded = -1;
 
   /**
+   * @param max the limit; negative to discard the whole body (it was refused unread)
    * @param draining told when the body is over the limit, before {@code done} hears it: the rest
    *     is read and discarded from then on
    * @param drained told once when discarding ends (the body's end, a failure, or the byte bound)
@@ -46,6 +47,10 @@ final class ServletBody implements ReadListener {
     this.draining = draining;
     this.drained = drained;
     this.stop = stop;
+    if (max < 0) { // only discard: a body refused before it was read
+      over = true;
+      discarded = 0;
+    }
   }
 
   void start() {

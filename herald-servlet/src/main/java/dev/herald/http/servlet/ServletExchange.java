@@ -53,6 +53,7 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicBoolean drained = new AtomicBoolean();
   private final AtomicBoolean responseEnded = new AtomicBoolean();
+  private final AtomicBoolean readStarted = new AtomicBoolean();
   private final List<Consumer<Throwable>> goneListeners = new CopyOnWriteArrayList<>();
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
@@ -120,6 +121,7 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
 
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
+    readStarted.set(true);
     try {
       new ServletBody(request.getInputStream(), max, body -> {
         if (body != null) {
@@ -238,6 +240,9 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
       return;
     }
     if (last) {
+      if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+        discardUnread(); // refused before its body was read, and the client sends it anyway
+      }
       responseEnded.set(true);
       finish();
     }
@@ -299,6 +304,16 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   private void startDraining() {
     draining.set(true);
     Scheduler.system().schedule(this::stopDraining, DRAIN_NANOS);
+  }
+
+  private void discardUnread() {
+    startDraining();
+    try {
+      new ServletBody(request.getInputStream(), -1, body -> {}, failure -> {}, () -> {}, this::stopDraining, drained::get)
+          .start();
+    } catch (IOException | IllegalStateException e) {
+      stopDraining();
+    }
   }
 
   private void stopDraining() {

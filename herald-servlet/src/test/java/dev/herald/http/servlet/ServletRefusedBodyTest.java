@@ -32,4 +32,19 @@ class ServletRefusedBodyTest {
       }
     }
   }
+
+  @Test
+  void theJdkClientGetsEvery415ForABodyItSendsWithoutWaiting() throws Exception {
+    byte[] big = new byte[2 * 1024 * 1024];
+    Arrays.fill(big, (byte) ' ');
+    try (ServletFixture fixture = new ServletFixture(); HttpClient http = HttpClient.newHttpClient()) {
+      for (int i = 0; i < 30; i++) {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.uri())
+            .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
+            HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(415);
+      }
+    }
+  }
 }
