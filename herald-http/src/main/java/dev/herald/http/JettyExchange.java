@@ -4,8 +4,10 @@ import dev.herald.http.internal.Exchange;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -18,17 +20,31 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Design note. Writes go straight to {@link Response#write}; the last one completes
  * the handler's callback, and a failed write fails it, which makes Jetty drop the connection.
- * Bodies are read with {@link Request#demand} callbacks, chunk by chunk, up to the limit.
+ * Bodies are read with {@link Request#demand} callbacks, chunk by chunk, up to the limit. A
+ * response that ends before its request's body was read to the end (a refusal: too large, wrong
+ * type, too slow) says {@code Connection: close} (RFC 9112 section 9.6): Jetty closes such a
+ * connection after the exchange, and a client that was not told could send its next request on it
+ * and find it closed before any answer.
  *
  * <p>Thread-safe as {@link Exchange} requires; {@link #ended} makes the handler's callback
  * complete once.
  */
 final class JettyExchange implements Exchange {
+  /** How much of a body over the limit is read and discarded, at most, before the connection closes. */
+  private static final long DRAIN_BYTES = 16L * 1024 * 1024;
+  /** How long a body over the limit is read and discarded, at most, before the connection closes. */
+  private static final long DRAIN_MILLIS = 2_000;
   private final Request request;
   private final Response response;
   private final Callback callback;
   private final int localPort;
   private final AtomicBoolean ended = new AtomicBoolean();
+  private final AtomicBoolean bodyRead = new AtomicBoolean();
+  /** Set when a body over the limit, or refused unread, is being read and discarded; the exchange ends after. */
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final AtomicBoolean drained = new AtomicBoolean();
+  private final AtomicBoolean responseEnded = new AtomicBoolean();
+  private final AtomicBoolean readStarted = new AtomicBoolean();
 
   JettyExchange(Request request, Response response, Callback callback) {
     this.request = request;
@@ -85,7 +101,13 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
-    new BodyReader(request, max, done, failed).run();
+    readStarted.set(true);
+    new BodyReader(this, max, body -> {
+      if (body != null) {
+        bodyRead.set(true);
+      }
+      done.accept(body);
+    }, failed).run();
   }
 
   @Override
@@ -100,11 +122,22 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void write(ByteBuffer data, boolean last, Done done) {
+    if (last && !response.isCommitted() && !bodyRead.get() && hasBody()) {
+      // Answered before the body was read to its end (a refusal): Jetty will not keep this
+      // connection, so say so, or a client may send its next request on a connection being closed.
+      response.getHeaders().put("Connection", "close");
+    }
     response.write(last, data, new Callback() {
       @Override
       public void succeeded() {
-        if (last && ended.compareAndSet(false, true)) {
-          callback.succeeded();
+        if (last) {
+          if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeaders().get(HttpHeader.EXPECT))) {
+            // refused before its body was read, and the client sends it anyway: discard it first
+            startDraining();
+            BodyReader.discarding(JettyExchange.this).run();
+          }
+          responseEnded.set(true);
+          complete();
         }
         done.succeeded();
       }
@@ -117,6 +150,28 @@ final class JettyExchange implements Exchange {
         done.failed(cause);
       }
     });
+  }
+
+  /** Ends the exchange once the response is written and any body over the limit is drained. */
+  private void complete() {
+    if (responseEnded.get() && (!draining.get() || drained.get()) && ended.compareAndSet(false, true)) {
+      callback.succeeded();
+    }
+  }
+
+  /** Starts discarding a body over the limit, bounded in bytes and time. */
+  private void startDraining() {
+    draining.set(true);
+    request.getComponents().getScheduler().schedule(this::stopDraining, DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  private void stopDraining() {
+    drained.set(true);
+    complete();
+  }
+
+  private boolean hasBody() {
+    return request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
   }
 
   @Override
@@ -138,14 +193,25 @@ final class JettyExchange implements Exchange {
 
   /** Reads chunks as they come, without blocking, until the last one or the limit. */
   private static final class BodyReader implements Runnable {
+    private final JettyExchange exchange;
     private final Request request;
     private final int max;
     private final Consumer<byte @Nullable []> done;
     private final Consumer<Throwable> failed;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(512);
 
-    BodyReader(Request request, int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
-      this.request = request;
+    private long discarded = -1;
+
+    /** A reader that only discards, for a body refused before it was read. */
+    static BodyReader discarding(JettyExchange exchange) {
+      BodyReader r = new BodyReader(exchange, 0, body -> {}, failure -> {});
+      r.discarded = 0;
+      return r;
+    }
+
+    BodyReader(JettyExchange exchange, int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
+      this.exchange = exchange;
+      this.request = exchange.request;
       this.max = max;
       this.done = done;
       this.failed = failed;
@@ -154,21 +220,42 @@ final class JettyExchange implements Exchange {
     @Override
     public void run() {
       while (true) {
+        if (discarded >= 0 && exchange.drained.get()) {
+          return; // drained long enough: the exchange ends without the rest
+        }
         Content.Chunk chunk = request.read();
         if (chunk == null) {
           request.demand(this);
           return;
         }
         if (Content.Chunk.isFailure(chunk)) {
-          failed.accept(chunk.getFailure());
+          if (discarded >= 0) {
+            exchange.stopDraining();
+          } else {
+            failed.accept(chunk.getFailure());
+          }
           return;
         }
         ByteBuffer buf = chunk.getByteBuffer();
         int n = buf.remaining();
+        if (discarded >= 0) {
+          discarded += n;
+          boolean last = chunk.isLast();
+          chunk.release();
+          if (last || discarded > DRAIN_BYTES) {
+            exchange.stopDraining();
+            return;
+          }
+          continue;
+        }
         if (body.size() + (long) n > max) {
           chunk.release();
+          // Read and discard the rest before the exchange ends: closing with unread bytes makes the
+          // close abortive (a TCP reset), and a client still sending would lose the 413 with it.
+          discarded = 0;
+          exchange.startDraining();
           done.accept(null);
-          return;
+          continue;
         }
         if (n > 0) {
           if (buf.hasArray()) {

@@ -1,6 +1,7 @@
 package dev.herald.http.servlet;
 
 import dev.herald.http.internal.Exchange;
+import dev.herald.session.Scheduler;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -13,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -28,12 +30,18 @@ import org.jspecify.annotations.Nullable;
  * allows, then flushes; when the stream is not ready the container calls {@link
  * #onWritePossible} later and the pump goes on there. The pump's completion callback is called
  * after the lock is released. A failed write, or an {@link AsyncListener#onError}, is the peer
- * going away. Servlets cannot drop a connection, so {@link #abort} completes the exchange.
+ * going away. Servlets cannot drop a connection, so {@link #abort} completes the exchange. A body
+ * over the limit is read and discarded before the exchange completes (at most {@link
+ * ServletBody#DRAIN_BYTES} or {@link #DRAIN_NANOS}), and a response that ends before its body was
+ * read says {@code Connection: close} (RFC 9112 section 9.6): a container closing a connection
+ * with unread bytes resets it, and a client still sending would lose the answer.
  *
  * <p>Thread-safe: {@link #lock} guards the pending write, which may be touched by the writer's
  * thread and the container's callback at once; it is only held around non-blocking calls.
  */
 final class ServletExchange implements Exchange, WriteListener, AsyncListener {
+  /** How long a body over the limit is read and discarded, at most, before the exchange ends. */
+  private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(2);
   private final HttpServletRequest request;
   private final HttpServletResponse response;
   private final AsyncContext async;
@@ -41,6 +49,11 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   private final String mountPrefix;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicBoolean gone = new AtomicBoolean();
+  private final AtomicBoolean bodyRead = new AtomicBoolean();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final AtomicBoolean drained = new AtomicBoolean();
+  private final AtomicBoolean responseEnded = new AtomicBoolean();
+  private final AtomicBoolean readStarted = new AtomicBoolean();
   private final List<Consumer<Throwable>> goneListeners = new CopyOnWriteArrayList<>();
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
@@ -108,8 +121,14 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
 
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
+    readStarted.set(true);
     try {
-      new ServletBody(request.getInputStream(), max, done, failed).start();
+      new ServletBody(request.getInputStream(), max, body -> {
+        if (body != null) {
+          bodyRead.set(true);
+        }
+        done.accept(body);
+      }, failed, this::startDraining, this::stopDraining, drained::get).start();
     } catch (IOException | IllegalStateException e) {
       failed.accept(e);
     }
@@ -140,6 +159,11 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
     lock.lock();
     try {
       if (out == null) {
+        if (last && !bodyRead.get() && hasBody()) {
+          // Answered before the body was read to its end (a refusal): the container will not keep
+          // this connection, so say so, or a client may send its next request on a closing one.
+          response.setHeader("Connection", "close");
+        }
         try {
           first = response.getOutputStream();
           out = first;
@@ -216,7 +240,11 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
       return;
     }
     if (last) {
-      end();
+      if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+        discardUnread(); // refused before its body was read, and the client sends it anyway
+      }
+      responseEnded.set(true);
+      finish();
     }
     complete.succeeded();
   }
@@ -259,6 +287,38 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   @Override
   public void keepOpen() {
     async.setTimeout(0);
+  }
+
+  private boolean hasBody() {
+    return request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+  }
+
+  /** Ends the exchange once the response is written and any body over the limit is drained. */
+  private void finish() {
+    if (responseEnded.get() && (!draining.get() || drained.get())) {
+      end();
+    }
+  }
+
+  /** A body over the limit is being discarded: the exchange ends after it, or after a short time. */
+  private void startDraining() {
+    draining.set(true);
+    Scheduler.system().schedule(this::stopDraining, DRAIN_NANOS);
+  }
+
+  private void discardUnread() {
+    startDraining();
+    try {
+      new ServletBody(request.getInputStream(), -1, body -> {}, failure -> {}, () -> {}, this::stopDraining, drained::get)
+          .start();
+    } catch (IOException | IllegalStateException e) {
+      stopDraining();
+    }
+  }
+
+  private void stopDraining() {
+    drained.set(true);
+    finish();
   }
 
   private void peerGone(Throwable cause) {
