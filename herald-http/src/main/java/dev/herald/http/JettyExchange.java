@@ -30,10 +30,6 @@ import org.jspecify.annotations.Nullable;
  * complete once.
  */
 final class JettyExchange implements Exchange {
-  /** How much of a body over the limit is read and discarded, at most, before the connection closes. */
-  private static final long DRAIN_BYTES = 16L * 1024 * 1024;
-  /** How long a body over the limit is read and discarded, at most, before the connection closes. */
-  private static final long DRAIN_MILLIS = 2_000;
   private final Request request;
   private final Response response;
   private final Callback callback;
@@ -162,7 +158,7 @@ final class JettyExchange implements Exchange {
   /** Starts discarding a body over the limit, bounded in bytes and time. */
   private void startDraining() {
     draining.set(true);
-    request.getComponents().getScheduler().schedule(this::stopDraining, DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+    request.getComponents().getScheduler().schedule(this::stopDraining, Exchange.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void stopDraining() {
@@ -242,7 +238,7 @@ final class JettyExchange implements Exchange {
           discarded += n;
           boolean last = chunk.isLast();
           chunk.release();
-          if (last || discarded > DRAIN_BYTES) {
+          if (last || discarded > Exchange.DRAIN_BYTES) {
             exchange.stopDraining();
             return;
           }

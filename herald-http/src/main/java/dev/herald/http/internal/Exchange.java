@@ -20,6 +20,15 @@ import org.jspecify.annotations.Nullable;
  */
 public interface Exchange {
 
+  /**
+   * How much of a refused or oversized body an exchange reads and discards before it ends, so a
+   * client still sending does not lose the answer to a reset: at most this many bytes...
+   */
+  long DRAIN_BYTES = 16L * 1024 * 1024;
+
+  /** ...and for at most this long, whichever comes first; then the connection is closed. */
+  long DRAIN_MILLIS = 2_000;
+
   /** Completion of one write or read; exactly one method is called, once. */
   interface Done {
     void succeeded();

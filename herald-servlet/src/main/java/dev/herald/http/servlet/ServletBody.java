@@ -1,5 +1,6 @@
 package dev.herald.http.servlet;
 
+import dev.herald.http.internal.Exchange;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import java.io.ByteArrayOutputStream;
@@ -17,8 +18,6 @@ import org.jspecify.annotations.Nullable;
  * once.
  */
 final class ServletBody implements ReadListener {
-  /** How much of a body over the limit is read and discarded, at most, before the exchange ends. */
-  static final long DRAIN_BYTES = 16L * 1024 * 1024;
   private final ServletInputStream in;
   private final int max;
   private final Consumer<byte @Nullable []> done;
@@ -69,7 +68,7 @@ final class ServletBody implements ReadListener {
       }
       if (discarded >= 0) {
         discarded += n;
-        if (discarded > DRAIN_BYTES) {
+        if (discarded > Exchange.DRAIN_BYTES) {
           drained.run();
           return;
         }

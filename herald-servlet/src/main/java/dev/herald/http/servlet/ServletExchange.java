@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * after the lock is released. A failed write, or an {@link AsyncListener#onError}, is the peer
  * going away. Servlets cannot drop a connection, so {@link #abort} completes the exchange. A body
  * over the limit is read and discarded before the exchange completes (at most {@link
- * ServletBody#DRAIN_BYTES} or {@link #DRAIN_NANOS}), and a response that ends before its body was
+ * Exchange#DRAIN_BYTES} or {@link Exchange#DRAIN_MILLIS}), and a response that ends before its body was
  * read says {@code Connection: close} (RFC 9112 section 9.6): a container closing a connection
  * with unread bytes resets it, and a client still sending would lose the answer.
  *
@@ -40,8 +40,6 @@ import org.jspecify.annotations.Nullable;
  * thread and the container's callback at once; it is only held around non-blocking calls.
  */
 final class ServletExchange implements Exchange, WriteListener, AsyncListener {
-  /** How long a body over the limit is read and discarded, at most, before the exchange ends. */
-  private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(2);
   private final HttpServletRequest request;
   private final HttpServletResponse response;
   private final AsyncContext async;
@@ -303,7 +301,7 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   /** A body over the limit is being discarded: the exchange ends after it, or after a short time. */
   private void startDraining() {
     draining.set(true);
-    Scheduler.system().schedule(this::stopDraining, DRAIN_NANOS);
+    Scheduler.system().schedule(this::stopDraining, TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS));
   }
 
   private void discardUnread() {
