@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class ApiLineTest {
   private static final Path MODULE_INFO = Path.of("src/main/java/module-info.java");
   private static final Path CLASSES = Path.of("target/classes");
-  private static final Pattern EXPORT = Pattern.compile("^\\s*exports ([\\w.]+)\\s*(;|to\\b)", Pattern.MULTILINE);
+  private static final Pattern EXPORT =
+      Pattern.compile("^\\s*exports ([\\w.]+)\\s*(;|to\\b)", Pattern.MULTILINE);
 
   @Test
   void internalPackagesAreExportedOnlyToNamedModules() throws IOException {
@@ -80,7 +81,8 @@ class ApiLineTest {
   }
 
   private static boolean reachable(int modifiers) {
-    return (Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers)) && !Modifier.isPrivate(modifiers);
+    return (Modifier.isPublic(modifiers) || Modifier.isProtected(modifiers))
+        && !Modifier.isPrivate(modifiers);
   }
 
   private static Set<String> exportedPackages() throws IOException {
@@ -105,7 +107,8 @@ class ApiLineTest {
         if (simple.equals("package-info")) {
           continue;
         }
-        Class<?> type = Class.forName(pkg + "." + simple, false, ApiLineTest.class.getClassLoader());
+        Class<?> type =
+            Class.forName(pkg + "." + simple, false, ApiLineTest.class.getClassLoader());
         if (visible(type)) {
           types.add(type);
         }

@@ -82,7 +82,8 @@ public class CodecBenchmark {
     if (MessageCodec.decode(frame) instanceof DecodedMessage.Valid v) {
       return v.message();
     }
-    throw new IllegalStateException("benchmark frame does not decode: " + new String(frame, StandardCharsets.UTF_8));
+    throw new IllegalStateException(
+        "benchmark frame does not decode: " + new String(frame, StandardCharsets.UTF_8));
   }
 
   private static void roundTrips(JsonRpcMessage message, byte[] frame) {

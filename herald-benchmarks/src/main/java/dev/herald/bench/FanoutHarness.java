@@ -83,10 +83,13 @@ public final class FanoutHarness {
     this.debounceMs = Integer.parseInt(o.getOrDefault("debounce-ms", "1"));
     this.childHeap = o.getOrDefault("child-heap", "512m");
     this.openConcurrency = Integer.parseInt(o.getOrDefault("open-concurrency", "16"));
-    this.deadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.parseLong(o.getOrDefault("timeout-s", "600")));
+    this.deadlineNanos =
+        System.nanoTime()
+            + TimeUnit.SECONDS.toNanos(Long.parseLong(o.getOrDefault("timeout-s", "600")));
     this.json = o.containsKey("json") ? Path.of(o.get("json")) : null;
     if (sessions < 1 || rounds < 1 || warmup < 0 || openConcurrency < 1) {
-      throw new IllegalArgumentException("sessions, rounds and open-concurrency must be positive, warmup not negative");
+      throw new IllegalArgumentException(
+          "sessions, rounds and open-concurrency must be positive, warmup not negative");
     }
   }
 
@@ -99,31 +102,47 @@ public final class FanoutHarness {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || i + 1 >= args.length) {
-        System.err.println("usage: FanoutHarness [--sessions N] [--rounds R] [--warmup W] [--targets herald,ceiling]"
-            + " [--debounce-ms MS] [--child-heap 512m] [--open-concurrency C] [--timeout-s S] [--json FILE]");
+        System.err.println(
+            "usage: FanoutHarness [--sessions N] [--rounds R] [--warmup W] [--targets herald,ceiling]"
+                + " [--debounce-ms MS] [--child-heap 512m] [--open-concurrency C] [--timeout-s S] [--json FILE]");
         System.exit(2);
       }
       o.put(a.substring(2), args[++i]);
     }
     FanoutHarness h = new FanoutHarness(o);
-    // The hard timeout: whatever hangs, the driver and (through their closed stdin) its children end.
-    Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
-      try {
-        Thread.sleep(Math.max(1, TimeUnit.NANOSECONDS.toMillis(h.deadlineNanos - System.nanoTime()) + 5_000));
-        System.err.println("fanout: hard timeout reached, exiting");
-        Runtime.getRuntime().halt(3);
-      } catch (InterruptedException e) {
-        // done in time
-      }
-    });
+    // The hard timeout: whatever hangs, the driver and (through their closed stdin) its children
+    // end.
+    Thread watchdog =
+        Thread.ofPlatform()
+            .daemon()
+            .start(() -> {
+              try {
+                Thread.sleep(
+                    Math.max(
+                        1,
+                        TimeUnit.NANOSECONDS.toMillis(h.deadlineNanos - System.nanoTime())
+                            + 5_000));
+                System.err.println("fanout: hard timeout reached, exiting");
+                Runtime.getRuntime().halt(3);
+              } catch (InterruptedException e) {
+                // done in time
+              }
+            });
     int rc = h.run();
     watchdog.interrupt();
     System.exit(rc);
   }
 
   private int run() throws Exception {
-    out.printf(Locale.ROOT, "fanout: %d sessions, %d warm-up + %d timed triggers, debounce %d ms, child heap %s, %s%n",
-        sessions, warmup, rounds, debounceMs, childHeap, Runtime.version());
+    out.printf(
+        Locale.ROOT,
+        "fanout: %d sessions, %d warm-up + %d timed triggers, debounce %d ms, child heap %s, %s%n",
+        sessions,
+        warmup,
+        rounds,
+        debounceMs,
+        childHeap,
+        Runtime.version());
     List<Result> results = new ArrayList<>();
     for (String t : targets) {
       results.add(runTarget(t.trim()));
@@ -151,7 +170,8 @@ public final class FanoutHarness {
   }
 
   /** One timed trigger: nanoseconds from the trigger to each quantile of arrivals, and server CPU. */
-  record Round(long first, long median, long p99, long last, long serverCpuNanos, long triggerCallNanos) {}
+  record Round(
+      long first, long median, long p99, long last, long serverCpuNanos, long triggerCallNanos) {}
 
   private Result runTarget(String target) throws Exception {
     if (!target.equals("herald") && !target.equals("ceiling")) {
@@ -159,12 +179,14 @@ public final class FanoutHarness {
     }
     out.printf(Locale.ROOT, "%n[%s] starting child JVM%n", target);
     try (Child child = Child.start(target, childHeap, debounceMs, sessions + 100, deadlineNanos);
-        ExecutorServiceCloser ex = new ExecutorServiceCloser(Executors.newVirtualThreadPerTaskExecutor());
-        HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .executor(ex.executor)
-            .build()) {
+        ExecutorServiceCloser ex =
+            new ExecutorServiceCloser(Executors.newVirtualThreadPerTaskExecutor());
+        HttpClient http =
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .executor(ex.executor)
+                .build()) {
       child.checkClock();
       URI base = URI.create("http://127.0.0.1:" + child.port + "/mcp");
       int total = warmup + rounds;
@@ -179,15 +201,26 @@ public final class FanoutHarness {
       Thread.sleep(500);
 
       long baseline = child.heap();
-      out.printf(Locale.ROOT, "[%s] baseline heap %.1f MB; opening %d sessions%n", target, baseline / 1e6, sessions);
+      out.printf(
+          Locale.ROOT,
+          "[%s] baseline heap %.1f MB; opening %d sessions%n",
+          target,
+          baseline / 1e6,
+          sessions);
       Fleet fleet = new Fleet(http, base, sessions, total);
       long t0 = System.nanoTime();
       fleet.open(openConcurrency, deadlineNanos);
       long openMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       Thread.sleep(1000); // let the last writes and handlers settle
       long loaded = child.heap();
-      out.printf(Locale.ROOT, "[%s] %d GET streams open in %d ms; heap %.1f MB -> %.0f B per idle session%n",
-          target, sessions, openMillis, loaded / 1e6, (double) (loaded - baseline) / sessions);
+      out.printf(
+          Locale.ROOT,
+          "[%s] %d GET streams open in %d ms; heap %.1f MB -> %.0f B per idle session%n",
+          target,
+          sessions,
+          openMillis,
+          loaded / 1e6,
+          (double) (loaded - baseline) / sessions);
 
       List<Round> timed = new ArrayList<>();
       for (int r = 0; r < total; r++) {
@@ -204,16 +237,29 @@ public final class FanoutHarness {
         }
         Arrays.sort(d);
         Round round = new Round(d[0], pct(d, 50), pct(d, 99), d[d.length - 1], cpu, trig[1]);
-        out.printf(Locale.ROOT, "[%s] %s %d: first %.2f  median %.2f  p99 %.2f  last %.2f ms; server CPU %.1f us/session%n",
-            target, r < warmup ? "warm-up" : "trigger", r < warmup ? r + 1 : r - warmup + 1,
-            ms(round.first), ms(round.median), ms(round.p99), ms(round.last), cpu / 1e3 / sessions);
+        out.printf(
+            Locale.ROOT,
+            "[%s] %s %d: first %.2f  median %.2f  p99 %.2f  last %.2f ms; server CPU %.1f us/session%n",
+            target,
+            r < warmup ? "warm-up" : "trigger",
+            r < warmup ? r + 1 : r - warmup + 1,
+            ms(round.first),
+            ms(round.median),
+            ms(round.p99),
+            ms(round.last),
+            cpu / 1e3 / sessions);
         if (r >= warmup) {
           timed.add(round);
         }
       }
       long c0 = System.nanoTime();
       fleet.close(deadlineNanos);
-      out.printf(Locale.ROOT, "[%s] closed %d sessions in %d ms%n", target, sessions, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - c0));
+      out.printf(
+          Locale.ROOT,
+          "[%s] closed %d sessions in %d ms%n",
+          target,
+          sessions,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - c0));
       child.quit();
       return new Result(target, sessions, baseline, loaded, timed, openMillis);
     }
@@ -234,24 +280,48 @@ public final class FanoutHarness {
   }
 
   private void printTable(List<Result> results) {
-    out.printf(Locale.ROOT, "%nMedians over %d timed triggers, %d sessions (times from the trigger, ms):%n", rounds, sessions);
-    out.printf(Locale.ROOT, "%-8s %10s %8s %8s %8s %8s %12s%n", "target", "heap B/ses", "first", "median", "p99", "last", "CPU us/ses");
+    out.printf(
+        Locale.ROOT,
+        "%nMedians over %d timed triggers, %d sessions (times from the trigger, ms):%n",
+        rounds,
+        sessions);
+    out.printf(
+        Locale.ROOT,
+        "%-8s %10s %8s %8s %8s %8s %12s%n",
+        "target",
+        "heap B/ses",
+        "first",
+        "median",
+        "p99",
+        "last",
+        "CPU us/ses");
     Result ceiling = null;
     for (Result r : results) {
       if (r.target.equals("ceiling")) {
         ceiling = r;
       }
-      out.printf(Locale.ROOT, "%-8s %10.0f %8.2f %8.2f %8.2f %8.2f %12.2f%n", r.target, r.heapPerSession(),
-          ms(median(r.rounds, Round::first)), ms(median(r.rounds, Round::median)), ms(median(r.rounds, Round::p99)),
-          ms(median(r.rounds, Round::last)), median(r.rounds, Round::serverCpuNanos) / 1e3 / r.sessions);
+      out.printf(
+          Locale.ROOT,
+          "%-8s %10.0f %8.2f %8.2f %8.2f %8.2f %12.2f%n",
+          r.target,
+          r.heapPerSession(),
+          ms(median(r.rounds, Round::first)),
+          ms(median(r.rounds, Round::median)),
+          ms(median(r.rounds, Round::p99)),
+          ms(median(r.rounds, Round::last)),
+          median(r.rounds, Round::serverCpuNanos) / 1e3 / r.sessions);
     }
     if (ceiling != null) {
       for (Result r : results) {
         if (!r.target.equals("ceiling")) {
-          out.printf(Locale.ROOT, "%s / ceiling: time to last %.2fx, heap per idle session %.2fx, server CPU %.2fx%n", r.target,
+          out.printf(
+              Locale.ROOT,
+              "%s / ceiling: time to last %.2fx, heap per idle session %.2fx, server CPU %.2fx%n",
+              r.target,
               (double) median(r.rounds, Round::last) / median(ceiling.rounds, Round::last),
               r.heapPerSession() / ceiling.heapPerSession(),
-              (double) median(r.rounds, Round::serverCpuNanos) / median(ceiling.rounds, Round::serverCpuNanos));
+              (double) median(r.rounds, Round::serverCpuNanos)
+                  / median(ceiling.rounds, Round::serverCpuNanos));
         }
       }
     }
@@ -261,13 +331,30 @@ public final class FanoutHarness {
     StringBuilder b = new StringBuilder("[\n");
     for (int k = 0; k < results.size(); k++) {
       Result r = results.get(k);
-      b.append(String.format(Locale.ROOT, "  {\"target\":\"%s\",\"sessions\":%d,\"debounceMs\":%d,\"baselineHeap\":%d,\"loadedHeap\":%d,"
-          + "\"heapPerSession\":%.1f,\"openMillis\":%d,\"rounds\":[", r.target, r.sessions, debounceMs, r.baselineHeap, r.loadedHeap,
-          r.heapPerSession(), r.openMillis));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "  {\"target\":\"%s\",\"sessions\":%d,\"debounceMs\":%d,\"baselineHeap\":%d,\"loadedHeap\":%d,"
+                  + "\"heapPerSession\":%.1f,\"openMillis\":%d,\"rounds\":[",
+              r.target,
+              r.sessions,
+              debounceMs,
+              r.baselineHeap,
+              r.loadedHeap,
+              r.heapPerSession(),
+              r.openMillis));
       for (int i = 0; i < r.rounds.size(); i++) {
         Round x = r.rounds.get(i);
-        b.append(String.format(Locale.ROOT, "%s{\"firstNs\":%d,\"medianNs\":%d,\"p99Ns\":%d,\"lastNs\":%d,\"serverCpuNs\":%d}",
-            i == 0 ? "" : ",", x.first, x.median, x.p99, x.last, x.serverCpuNanos));
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "%s{\"firstNs\":%d,\"medianNs\":%d,\"p99Ns\":%d,\"lastNs\":%d,\"serverCpuNs\":%d}",
+                i == 0 ? "" : ",",
+                x.first,
+                x.median,
+                x.p99,
+                x.last,
+                x.serverCpuNanos));
       }
       b.append("]}").append(k + 1 < results.size() ? ",\n" : "\n");
     }
@@ -308,14 +395,20 @@ public final class FanoutHarness {
       CountDownLatch streaming = new CountDownLatch(n);
       for (int i = 0; i < n; i++) {
         if (!slots.tryAcquire(remaining(deadline), TimeUnit.NANOSECONDS)) {
-          throw new IllegalStateException("timed out opening sessions (" + i + " of " + n + " started)");
+          throw new IllegalStateException(
+              "timed out opening sessions (" + i + " of " + n + " started)");
         }
         checkFailure();
         int k = i;
-        initialize(k).thenAccept(id -> startGet(k, id, () -> {
-              slots.release();
-              streaming.countDown();
-            }))
+        initialize(k)
+            .thenAccept(id ->
+                startGet(
+                    k,
+                    id,
+                    () -> {
+                      slots.release();
+                      streaming.countDown();
+                    }))
             .exceptionally(e -> {
               failure.compareAndSet(null, e);
               slots.release();
@@ -325,27 +418,37 @@ public final class FanoutHarness {
       while (!streaming.await(200, TimeUnit.MILLISECONDS)) {
         checkFailure();
         if (remaining(deadline) <= 0) {
-          throw new IllegalStateException("timed out waiting for GET streams: " + streaming.getCount() + " of " + n + " not open");
+          throw new IllegalStateException(
+              "timed out waiting for GET streams: "
+                  + streaming.getCount()
+                  + " of "
+                  + n
+                  + " not open");
         }
       }
       checkFailure();
     }
 
     private CompletableFuture<String> initialize(int k) {
-      String init = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"" + VERSION
-          + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fanout\",\"version\":\"1\"}}}";
+      String init =
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+              + VERSION
+              + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fanout\",\"version\":\"1\"}}}";
       return http.sendAsync(post(null, init), HttpResponse.BodyHandlers.ofString())
           .thenCompose(r -> {
             String id = r.headers().firstValue("Mcp-Session-Id").orElse(null);
             if (r.statusCode() != 200 || id == null) {
-              throw new IllegalStateException("initialize " + k + ": HTTP " + r.statusCode() + " " + r.body());
+              throw new IllegalStateException(
+                  "initialize " + k + ": HTTP " + r.statusCode() + " " + r.body());
             }
             ids[k] = id;
-            return http.sendAsync(post(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+            return http.sendAsync(
+                    post(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
                     HttpResponse.BodyHandlers.discarding())
                 .thenApply(a -> {
                   if (a.statusCode() != 202) {
-                    throw new IllegalStateException("notifications/initialized " + k + ": HTTP " + a.statusCode());
+                    throw new IllegalStateException(
+                        "notifications/initialized " + k + ": HTTP " + a.statusCode());
                   }
                   return id;
                 });
@@ -353,12 +456,13 @@ public final class FanoutHarness {
     }
 
     private HttpRequest post(String sessionId, String body) {
-      HttpRequest.Builder b = HttpRequest.newBuilder(base)
-          .header("Accept", ACCEPT_POST)
-          .header("Content-Type", "application/json")
-          .header("MCP-Protocol-Version", VERSION)
-          .timeout(Duration.ofSeconds(30))
-          .POST(HttpRequest.BodyPublishers.ofString(body));
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(base)
+              .header("Accept", ACCEPT_POST)
+              .header("Content-Type", "application/json")
+              .header("MCP-Protocol-Version", VERSION)
+              .timeout(Duration.ofSeconds(30))
+              .POST(HttpRequest.BodyPublishers.ofString(body));
       if (sessionId != null) {
         b.header("Mcp-Session-Id", sessionId);
       }
@@ -366,15 +470,22 @@ public final class FanoutHarness {
     }
 
     private void startGet(int k, String sessionId, Runnable streaming) {
-      HttpRequest.Builder b = HttpRequest.newBuilder(base).header("Accept", "text/event-stream").GET()
-          .header("Mcp-Session-Id", sessionId).header("MCP-Protocol-Version", VERSION);
+      HttpRequest.Builder b =
+          HttpRequest.newBuilder(base)
+              .header("Accept", "text/event-stream")
+              .GET()
+              .header("Mcp-Session-Id", sessionId)
+              .header("MCP-Protocol-Version", VERSION);
       Lines lines = new Lines(k, streaming);
-      http.sendAsync(b.build(), info -> {
-            if (info.statusCode() != 200) {
-              failure.compareAndSet(null, new IllegalStateException("GET " + k + ": HTTP " + info.statusCode()));
-            }
-            return HttpResponse.BodySubscribers.fromLineSubscriber(lines);
-          })
+      http.sendAsync(
+              b.build(),
+              info -> {
+                if (info.statusCode() != 200) {
+                  failure.compareAndSet(
+                      null, new IllegalStateException("GET " + k + ": HTTP " + info.statusCode()));
+                }
+                return HttpResponse.BodySubscribers.fromLineSubscriber(lines);
+              })
           .exceptionally(e -> {
             if (!closing) {
               failure.compareAndSet(null, e);
@@ -388,7 +499,14 @@ public final class FanoutHarness {
       while (!done[r].await(200, TimeUnit.MILLISECONDS)) {
         checkFailure();
         if (remaining(deadline) <= 0) {
-          throw new IllegalStateException("timed out: event " + r + " reached " + (n - done[r].getCount()) + " of " + n + " sessions");
+          throw new IllegalStateException(
+              "timed out: event "
+                  + r
+                  + " reached "
+                  + (n - done[r].getCount())
+                  + " of "
+                  + n
+                  + " sessions");
         }
       }
     }
@@ -411,9 +529,16 @@ public final class FanoutHarness {
           continue;
         }
         slots.acquire();
-        HttpRequest del = HttpRequest.newBuilder(base).header("Mcp-Session-Id", id).header("MCP-Protocol-Version", VERSION)
-            .timeout(Duration.ofSeconds(30)).DELETE().build();
-        pending.add(http.sendAsync(del, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> slots.release()));
+        HttpRequest del =
+            HttpRequest.newBuilder(base)
+                .header("Mcp-Session-Id", id)
+                .header("MCP-Protocol-Version", VERSION)
+                .timeout(Duration.ofSeconds(30))
+                .DELETE()
+                .build();
+        pending.add(
+            http.sendAsync(del, HttpResponse.BodyHandlers.discarding())
+                .whenComplete((r, e) -> slots.release()));
       }
       CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
           .get(Math.max(1, remaining(deadline)), TimeUnit.NANOSECONDS);
@@ -475,7 +600,8 @@ public final class FanoutHarness {
       @Override
       public void onComplete() {
         if (!Fleet.this.closing) {
-          failure.compareAndSet(null, new IllegalStateException("GET stream " + k + " ended early"));
+          failure.compareAndSet(
+              null, new IllegalStateException("GET stream " + k + " ended early"));
         }
       }
     }
@@ -506,22 +632,35 @@ public final class FanoutHarness {
     private Child(Process p, long deadline) throws IOException {
       this.process = p;
       this.deadline = deadline;
-      this.in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      this.in =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       this.cmd = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
       this.port = Integer.parseInt(expect("PORT")[1]);
     }
 
-    static Child start(String target, String heap, int debounceMs, int maxSessions, long deadline) throws IOException {
+    static Child start(String target, String heap, int debounceMs, int maxSessions, long deadline)
+        throws IOException {
       String java = ProcessHandle.current().info().command().orElse("java");
-      List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC", "-Xss512k"));
+      List<String> cmd =
+          new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC", "-Xss512k"));
       String extra = System.getProperty("fanout.childJvmArgs", "").trim(); // e.g. a JFR recording
       if (!extra.isEmpty()) {
         cmd.addAll(List.of(extra.split("\\s+")));
       }
-      cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), FanoutHarness.class.getName(), "--child", target,
-          Integer.toString(debounceMs), Integer.toString(maxSessions),
-          Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toSeconds(remaining(deadline))))));
-      Path log = Path.of(System.getProperty("fanout.logDir", System.getProperty("java.io.tmpdir")), "fanout-" + target + ".log");
+      cmd.addAll(
+          List.of(
+              "-cp",
+              System.getProperty("java.class.path"),
+              FanoutHarness.class.getName(),
+              "--child",
+              target,
+              Integer.toString(debounceMs),
+              Integer.toString(maxSessions),
+              Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toSeconds(remaining(deadline))))));
+      Path log =
+          Path.of(
+              System.getProperty("fanout.logDir", System.getProperty("java.io.tmpdir")),
+              "fanout-" + target + ".log");
       Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
       return new Child(p, deadline);
     }
@@ -539,7 +678,8 @@ public final class FanoutHarness {
         }
         String l = in.readLine();
         if (l == null) {
-          throw new IllegalStateException("child JVM ended (see its log under " + System.getProperty("java.io.tmpdir") + ")");
+          throw new IllegalStateException(
+              "child JVM ended (see its log under " + System.getProperty("java.io.tmpdir") + ")");
         }
         String[] f = l.trim().split(" ");
         if (f[0].equals(word)) {
@@ -559,7 +699,14 @@ public final class FanoutHarness {
         long c = Long.parseLong(send("clock", "CLOCK")[1]);
         long b = System.nanoTime();
         if (c < a || c > b) {
-          throw new IllegalStateException("the child's System.nanoTime is not the driver's (" + a + " <= " + c + " <= " + b + " fails)");
+          throw new IllegalStateException(
+              "the child's System.nanoTime is not the driver's ("
+                  + a
+                  + " <= "
+                  + c
+                  + " <= "
+                  + b
+                  + " fails)");
         }
         worst = Math.min(worst, b - a);
       }

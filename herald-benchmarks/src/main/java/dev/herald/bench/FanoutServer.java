@@ -16,11 +16,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -61,20 +61,23 @@ final class FanoutServer {
     int debounceMs = Integer.parseInt(args[1]);
     int maxSessions = Integer.parseInt(args[2]);
     long limitSeconds = Long.parseLong(args[3]);
-    Thread.ofPlatform().daemon().start(() -> {
-      try {
-        Thread.sleep(limitSeconds * 1000 + 2_000);
-        System.err.println("fanout child: time limit reached");
-        Runtime.getRuntime().halt(3);
-      } catch (InterruptedException ignored) {
-        // not reached
-      }
-    });
+    Thread.ofPlatform()
+        .daemon()
+        .start(() -> {
+          try {
+            Thread.sleep(limitSeconds * 1000 + 2_000);
+            System.err.println("fanout child: time limit reached");
+            Runtime.getRuntime().halt(3);
+          } catch (InterruptedException ignored) {
+            // not reached
+          }
+        });
     PrintStream out = System.out;
     Target t = target.equals("herald") ? new Herald(debounceMs, maxSessions) : new Ceiling();
     out.println("PORT " + t.port());
     out.flush();
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     try {
       for (String line; (line = in.readLine()) != null; ) {
         String[] f = line.trim().split(" ", -1);
@@ -119,7 +122,8 @@ final class FanoutServer {
   }
 
   static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   interface Target {
@@ -136,12 +140,21 @@ final class FanoutServer {
     private final McpHttpServer http;
 
     Herald(int debounceMs, int maxSessions) {
-      this.mcp = McpServer.builder()
-          .info("fanout-bench", "1")
-          .listChangedDebounce(Duration.ofMillis(debounceMs))
-          .tool(Tool.builder("tool-0").description("present from the start").build(), call -> CallToolResult.text("0"))
-          .build();
-      this.http = McpHttpServer.builder().server(mcp).maxSessions(maxSessions).maxSessionsPerClient(maxSessions).build().start(); // every session comes from 127.0.0.1
+      this.mcp =
+          McpServer.builder()
+              .info("fanout-bench", "1")
+              .listChangedDebounce(Duration.ofMillis(debounceMs))
+              .tool(
+                  Tool.builder("tool-0").description("present from the start").build(),
+                  call -> CallToolResult.text("0"))
+              .build();
+      this.http =
+          McpHttpServer.builder()
+              .server(mcp)
+              .maxSessions(maxSessions)
+              .maxSessionsPerClient(maxSessions)
+              .build()
+              .start(); // every session comes from 127.0.0.1
     }
 
     @Override
@@ -151,7 +164,9 @@ final class FanoutServer {
 
     @Override
     public void trigger(int k) {
-      mcp.addTool(Tool.builder("tool-" + k).description("added by trigger " + k).build(), call -> CallToolResult.text("k"));
+      mcp.addTool(
+          Tool.builder("tool-" + k).description("added by trigger " + k).build(),
+          call -> CallToolResult.text("k"));
     }
 
     @Override
@@ -163,9 +178,10 @@ final class FanoutServer {
   /** The least possible work per message: one encoded event written to every kept response. */
   static final class Ceiling extends Handler.Abstract.NonBlocking implements Target {
     private static final byte[] RETRY = "retry: 1000\n\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] INIT = ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\","
-        + "\"capabilities\":{\"logging\":{},\"tools\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"ceiling\",\"version\":\"1\"}}}")
-        .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] INIT =
+        ("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\","
+                + "\"capabilities\":{\"logging\":{},\"tools\":{\"listChanged\":true}},\"serverInfo\":{\"name\":\"ceiling\",\"version\":\"1\"}}}")
+            .getBytes(StandardCharsets.UTF_8);
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<String, Stream> bySession = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
@@ -266,15 +282,21 @@ final class FanoutServer {
 
     @Override
     public void trigger(int k) {
-      byte[] event = ("id: 0_" + k + "\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"" + FanoutHarness.MARKER + "\"}\n\n")
-          .getBytes(StandardCharsets.UTF_8);
+      byte[] event =
+          ("id: 0_"
+                  + k
+                  + "\ndata: {\"jsonrpc\":\"2.0\",\"method\":\""
+                  + FanoutHarness.MARKER
+                  + "\"}\n\n")
+              .getBytes(StandardCharsets.UTF_8);
       for (Stream s : streams) {
         s.response.write(false, ByteBuffer.wrap(event), s);
       }
     }
 
     @Override
-    @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // a concurrent set: removal while iterating is safe
+    @SuppressWarnings(
+        "ModifyCollectionInEnhancedForLoop") // a concurrent set: removal while iterating is safe
     public void close() {
       for (Stream s : streams) {
         if (streams.remove(s)) {

@@ -6,7 +6,6 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

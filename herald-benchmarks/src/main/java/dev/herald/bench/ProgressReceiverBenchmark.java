@@ -100,7 +100,8 @@ public class ProgressReceiverBenchmark {
     public void setup() {
       registry = new ProgressRegistry();
       for (int i = 0; i < ProgressRegistry.TOMBSTONES; i++) {
-        ProgressTracker closed = tracker(ProgressTokens.random(), CallOptions.DEFAULT_RENDER_INTERVAL);
+        ProgressTracker closed =
+            tracker(ProgressTokens.random(), CallOptions.DEFAULT_RENDER_INTERVAL);
         registry.register(closed);
         registry.close(closed, ProgressRecord.Terminal.RESPONSE);
       }

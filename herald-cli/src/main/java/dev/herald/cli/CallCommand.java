@@ -40,35 +40,58 @@ import tools.jackson.databind.node.ObjectNode;
     description = {
       "Call a tool, showing its progress and logs live, then its result.",
       "  herald call <tool> [key=value...] -- <server command...>",
-      "  herald call <http(s)://url> <tool> [key=value...]"},
+      "  herald call <http(s)://url> <tool> [key=value...]"
+    },
     mixinStandardHelpOptions = true)
 final class CallCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(paramLabel = "ARG", description = "[url] tool [key=value...] [-- command...]; values are JSON when valid JSON, else strings")
+  @Parameters(
+      paramLabel = "ARG",
+      description =
+          "[url] tool [key=value...] [-- command...]; values are JSON when valid JSON, else strings")
   List<String> positionals = new ArrayList<>();
 
-  @Option(names = "--json", paramLabel = "OBJECT", description = "Arguments as a JSON object; key=value pairs are set over it.")
+  @Option(
+      names = "--json",
+      paramLabel = "OBJECT",
+      description = "Arguments as a JSON object; key=value pairs are set over it.")
   @Nullable String json;
 
-  @Option(names = "--unit", description = "What the progress counts, shown with the numbers (e.g. files).")
+  @Option(
+      names = "--unit",
+      description = "What the progress counts, shown with the numbers (e.g. files).")
   @Nullable String unit;
 
-  @Option(names = "--idle-timeout", paramLabel = "DURATION", converter = Durations.class,
-      description = "Give up when neither progress nor the result came for this long (500ms, 30s, 5m).")
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
+      description =
+          "Give up when neither progress nor the result came for this long (500ms, 30s, 5m).")
   @Nullable Duration idleTimeout;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class,
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
       description = "Give up after this long in all; progress never extends it.")
   @Nullable Duration timeout;
 
-  @Option(names = "--output", paramLabel = "FORMAT", description = "text (default) or json: the result and the call's progress record.")
+  @Option(
+      names = "--output",
+      paramLabel = "FORMAT",
+      description = "text (default) or json: the result and the call's progress record.")
   String output = "text";
 
-  @Option(names = "--plain", description = "Plain lines, no animation (the default when not on a terminal).")
+  @Option(
+      names = "--plain",
+      description = "Plain lines, no animation (the default when not on a terminal).")
   boolean plain;
 
-  @Option(names = {"-v", "--verbose"}, description = "Pass the server's stderr through to ours.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
   @Override
@@ -77,11 +100,14 @@ final class CallCommand implements Callable<Integer> {
     if (split.rest().isEmpty()) {
       throw new CommandLine.ParameterException(spec.commandLine(), "name the tool to call");
     }
-    boolean jsonOutput = switch (output.toLowerCase(Locale.ROOT)) {
-      case "json" -> true;
-      case "text" -> false;
-      default -> throw new CommandLine.ParameterException(spec.commandLine(), "--output must be text or json, not " + output);
-    };
+    boolean jsonOutput =
+        switch (output.toLowerCase(Locale.ROOT)) {
+          case "json" -> true;
+          case "text" -> false;
+          default ->
+              throw new CommandLine.ParameterException(
+                  spec.commandLine(), "--output must be text or json, not " + output);
+        };
     String toolName = split.rest().get(0);
     Map<String, String> pairs;
     ObjectNode base;
@@ -95,37 +121,47 @@ final class CallCommand implements Callable<Integer> {
     boolean terminal = !plain && !jsonOutput && Terminal.interactive();
     PrintStream ui = terminal ? System.out : System.err;
     PrintStream err = System.err;
-    ProgressBar bar = new ProgressBar(ui, terminal, toolName, unit, System::nanoTime, ProgressBar.columns(), terminal);
+    ProgressBar bar =
+        new ProgressBar(
+            ui, terminal, toolName, unit, System::nanoTime, ProgressBar.columns(), terminal);
     ServerTarget target = split.target();
     AtomicReference<@Nullable McpClient> client = new AtomicReference<>();
     AtomicReference<@Nullable ToolCallHandle> handle = new AtomicReference<>();
-    try (CtrlC ctrlC = CtrlC.onInterrupt(() -> {
-      ToolCallHandle h = handle.get();
-      if (h != null) {
-        h.cancel("cancelled by the user (Ctrl-C)");
-      }
-      McpClient c = client.get();
-      if (c != null) {
-        c.close(); // a subprocess server: stdin closed, then SIGTERM, then SIGKILL
-      }
-      bar.finish("");
-      err.println("cancelled");
-      err.flush();
-    })) {
+    try (CtrlC ctrlC =
+        CtrlC.onInterrupt(() -> {
+          ToolCallHandle h = handle.get();
+          if (h != null) {
+            h.cancel("cancelled by the user (Ctrl-C)");
+          }
+          McpClient c = client.get();
+          if (c != null) {
+            c.close(); // a subprocess server: stdin closed, then SIGTERM, then SIGKILL
+          }
+          bar.finish("");
+          err.println("cancelled");
+          err.flush();
+        })) {
       try {
-        client.set(target.connect(McpClient.builder().onLog(m -> bar.log(logLine(m))), verbose, err));
+        client.set(
+            target.connect(McpClient.builder().onLog(m -> bar.log(logLine(m))), verbose, err));
       } catch (RuntimeException e) {
         bar.finish("");
         if (ctrlC.fired()) {
           return Errors.INTERRUPTED;
         }
-        err.println("herald: cannot connect to " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
+        err.println(
+            "herald: cannot connect to "
+                + target.describe()
+                + ": "
+                + TerminalText.line(Errors.describe(e))
+                + target.exitNote());
         return Errors.FAILED;
       }
       McpClient c = client.get();
       ObjectNode arguments;
       try {
-        Tool tool = c.tools().stream().filter(t -> t.name().equals(toolName)).findFirst().orElse(null);
+        Tool tool =
+            c.tools().stream().filter(t -> t.name().equals(toolName)).findFirst().orElse(null);
         arguments = ToolArguments.build(pairs, base, tool == null ? null : tool.inputSchema());
       } catch (ToolArguments.BadArgument e) {
         bar.finish("");
@@ -133,7 +169,10 @@ final class CallCommand implements Callable<Integer> {
         err.println("herald: " + e.getMessage());
         return Errors.USAGE;
       }
-      CallOptions.Builder options = CallOptions.builder().progress(bar::show).renderInterval(Duration.ofMillis(terminal ? 100 : 500));
+      CallOptions.Builder options =
+          CallOptions.builder()
+              .progress(bar::show)
+              .renderInterval(Duration.ofMillis(terminal ? 100 : 500));
       if (idleTimeout != null) {
         options.idleTimeout(idleTimeout);
       }
@@ -170,8 +209,12 @@ final class CallCommand implements Callable<Integer> {
   private String failure(RuntimeException e, ServerTarget target) {
     if (e instanceof TimeoutException t) {
       return t.clock() == TimeoutException.Clock.IDLE
-          ? "timed out: no progress or result for " + Durations.format(idleTimeout) + " (--idle-timeout); the call was cancelled"
-          : "timed out: no result within " + Durations.format(timeout) + " (--timeout); the call was cancelled";
+          ? "timed out: no progress or result for "
+              + Durations.format(idleTimeout)
+              + " (--idle-timeout); the call was cancelled"
+          : "timed out: no result within "
+              + Durations.format(timeout)
+              + " (--timeout); the call was cancelled";
     }
     if (e instanceof TransportException) {
       return "the server went away during the call: " + e.getMessage() + target.exitNote();
@@ -182,7 +225,8 @@ final class CallCommand implements Callable<Integer> {
   static String logLine(LoggingMessageParams m) {
     JsonNode data = m.data();
     String text = data == null ? "" : data.isString() ? data.stringValue() : data.toString();
-    return TerminalText.line("log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text);
+    return TerminalText.line(
+        "log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text);
   }
 
   private static ObjectNode json(CallToolResult result, ToolCallHandle h) {
@@ -212,16 +256,32 @@ final class CallCommand implements Callable<Integer> {
    */
   static void print(CallToolResult result, PrintStream out) {
     for (ContentBlock block : result.content()) {
-      out.println(switch (block) {
-        case ContentBlock.Text t -> TerminalText.text(t.text());
-        case ContentBlock.Image i -> TerminalText.line("[image " + i.mimeType() + ", " + base64Bytes(i.data()) + " bytes]");
-        case ContentBlock.Audio a -> TerminalText.line("[audio " + a.mimeType() + ", " + base64Bytes(a.data()) + " bytes]");
-        case ContentBlock.ResourceLink l ->
-            TerminalText.line("[resource link " + l.uri() + (l.description() == null ? "" : " " + l.description()) + "]");
-        case ContentBlock.EmbeddedResource r -> r.resource() instanceof dev.herald.wire.ResourceContents.Text t
-            ? TerminalText.text(t.text())
-            : TerminalText.line("[resource " + r.resource().uri() + (r.resource().mimeType() == null ? "" : ", " + r.resource().mimeType()) + "]");
-      });
+      out.println(
+          switch (block) {
+            case ContentBlock.Text t -> TerminalText.text(t.text());
+            case ContentBlock.Image i ->
+                TerminalText.line(
+                    "[image " + i.mimeType() + ", " + base64Bytes(i.data()) + " bytes]");
+            case ContentBlock.Audio a ->
+                TerminalText.line(
+                    "[audio " + a.mimeType() + ", " + base64Bytes(a.data()) + " bytes]");
+            case ContentBlock.ResourceLink l ->
+                TerminalText.line(
+                    "[resource link "
+                        + l.uri()
+                        + (l.description() == null ? "" : " " + l.description())
+                        + "]");
+            case ContentBlock.EmbeddedResource r ->
+                r.resource() instanceof dev.herald.wire.ResourceContents.Text t
+                    ? TerminalText.text(t.text())
+                    : TerminalText.line(
+                        "[resource "
+                            + r.resource().uri()
+                            + (r.resource().mimeType() == null
+                                ? ""
+                                : ", " + r.resource().mimeType())
+                            + "]");
+          });
     }
     if (result.content().isEmpty() && result.structuredContent() != null) {
       out.println(Terminal.prettyJson(result.structuredContent()));

@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
  * suite's mock server at the URL it is given and acts out the scenario named by {@code
  * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed.
  */
-@Command(name = "conformance-client", hidden = true, description = "Act out an MCP conformance client scenario (MCP_CONFORMANCE_SCENARIO).")
+@Command(
+    name = "conformance-client",
+    hidden = true,
+    description = "Act out an MCP conformance client scenario (MCP_CONFORMANCE_SCENARIO).")
 final class ConformanceClientCommand implements Callable<Integer> {
   @Parameters(index = "0", description = "The mock server's URL, given by the suite.")
   URI url;
@@ -23,7 +26,9 @@ final class ConformanceClientCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String scenario = System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", "initialize");
-    McpClient.Builder builder = McpClient.builder().info("herald-conformance-client", dev.herald.cli.fixture.Version.VERSION);
+    McpClient.Builder builder =
+        McpClient.builder()
+            .info("herald-conformance-client", dev.herald.cli.fixture.Version.VERSION);
     if (scenario.startsWith("elicitation")) {
       // Accept with nothing filled in: Herald applies the schema's defaults (SEP-1034).
       builder.elicitation((params, ctx) -> ElicitResult.accept(McpJson.object()));
@@ -38,11 +43,16 @@ final class ConformanceClientCommand implements Callable<Integer> {
         }
         case "elicitation-sep1034-client-defaults" -> {
           client.tools();
-          System.out.println(client.callTool("test_client_elicitation_defaults", McpJson.object()).firstText());
+          System.out.println(
+              client.callTool("test_client_elicitation_defaults", McpJson.object()).firstText());
         }
-        case "sse-retry" -> System.out.println(client.callTool("test_reconnection", McpJson.object()).firstText());
+        case "sse-retry" ->
+            System.out.println(client.callTool("test_reconnection", McpJson.object()).firstText());
         default -> {
-          System.err.println("herald: unknown conformance scenario " + scenario + "; connecting and listing tools only");
+          System.err.println(
+              "herald: unknown conformance scenario "
+                  + scenario
+                  + "; connecting and listing tools only");
           client.tools();
         }
       }

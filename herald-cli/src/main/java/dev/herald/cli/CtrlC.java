@@ -15,12 +15,15 @@ final class CtrlC implements AutoCloseable {
   private volatile boolean fired;
 
   private CtrlC(Runnable action) {
-    this.hook = new Thread(() -> {
-      if (armed.compareAndSet(true, false)) {
-        fired = true;
-        action.run();
-      }
-    }, "herald-ctrl-c");
+    this.hook =
+        new Thread(
+            () -> {
+              if (armed.compareAndSet(true, false)) {
+                fired = true;
+                action.run();
+              }
+            },
+            "herald-ctrl-c");
   }
 
   static CtrlC onInterrupt(Runnable action) {

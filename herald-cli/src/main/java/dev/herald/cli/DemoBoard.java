@@ -62,11 +62,21 @@ final class DemoBoard {
       if (u.determinate()) {
         double f = u.fraction().orElse(0);
         int filled = (int) Math.round(f * 24);
-        return String.format(Locale.ROOT, "[%s%s] %3d%% %s", "#".repeat(filled), "-".repeat(24 - filled),
-            (int) Math.floor(f * 100), u.message() == null ? "" : u.message());
+        return String.format(
+            Locale.ROOT,
+            "[%s%s] %3d%% %s",
+            "#".repeat(filled),
+            "-".repeat(24 - filled),
+            (int) Math.floor(f * 100),
+            u.message() == null ? "" : u.message());
       }
-      return String.format(Locale.ROOT, "[%c] %.0f so far, %.1fs %s", SPIN.charAt(frame++ % 4), u.progress(),
-          u.elapsed().toMillis() / 1000.0, u.message() == null ? "" : u.message());
+      return String.format(
+          Locale.ROOT,
+          "[%c] %.0f so far, %.1fs %s",
+          SPIN.charAt(frame++ % 4),
+          u.progress(),
+          u.elapsed().toMillis() / 1000.0,
+          u.message() == null ? "" : u.message());
     }
   }
 

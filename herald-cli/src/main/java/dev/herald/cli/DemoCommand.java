@@ -9,8 +9,8 @@ import dev.herald.http.McpHttpServer;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.CountingEventListener;
-import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
@@ -33,12 +33,21 @@ import tools.jackson.databind.node.ObjectNode;
  * updates, log messages at two levels, and a stream the server drops mid-call that the client
  * resumes with {@code Last-Event-ID}. It ends with a summary of what was sent and received.
  */
-@Command(name = "demo", description = "Walk through Herald's notification channel live, over Streamable HTTP.", mixinStandardHelpOptions = true)
+@Command(
+    name = "demo",
+    description = "Walk through Herald's notification channel live, over Streamable HTTP.",
+    mixinStandardHelpOptions = true)
 final class DemoCommand implements Callable<Integer> {
-  @Option(names = "--plain", description = "Plain lines, no animation (the default when not on a terminal).")
+  @Option(
+      names = "--plain",
+      description = "Plain lines, no animation (the default when not on a terminal).")
   boolean plain;
 
-  @Option(names = "--speed", defaultValue = "1.0", description = "Speed factor for the demo's tools (default ${DEFAULT-VALUE}; 4 runs four times faster).")
+  @Option(
+      names = "--speed",
+      defaultValue = "1.0",
+      description =
+          "Speed factor for the demo's tools (default ${DEFAULT-VALUE}; 4 runs four times faster).")
   double speed;
 
   private int ms(int base) {
@@ -55,35 +64,69 @@ final class DemoCommand implements Callable<Integer> {
     int calls = 0;
     long started = System.nanoTime();
 
-    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
-      board.println("Herald demo " + Version.VERSION + ": the demo server runs in this process on " + http.uri());
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      board.println(
+          "Herald demo "
+              + Version.VERSION
+              + ": the demo server runs in this process on "
+              + http.uri());
       CountDownLatch changed = new CountDownLatch(1);
       CountingEventListener events = new CountingEventListener();
-      try (McpClient client = McpClient.builder()
-          .info("herald-demo-client", Version.VERSION)
-          .eventListener(events)
-          .onLog(m -> {
-            logs.incrementAndGet();
-            board.println("  log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ")
-                + (m.data().isString() ? m.data().stringValue() : m.data().toString()));
-          })
-          .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
-        client.onListChanged(McpClient.Area.TOOLS, () -> {
-          listChanges.incrementAndGet();
-          board.println("  notifications/tools/list_changed arrived on the standing GET stream: the tools cache is stale");
-          changed.countDown();
-        });
-        board.println(String.format(Locale.ROOT, "Connected over Streamable HTTP: %s %s, protocol %s, %d tools",
-            client.serverInfo().name(), client.serverInfo().version(), client.protocolVersion().wire(), client.tools().size()));
+      try (McpClient client =
+          McpClient.builder()
+              .info("herald-demo-client", Version.VERSION)
+              .eventListener(events)
+              .onLog(m -> {
+                logs.incrementAndGet();
+                board.println(
+                    "  log ["
+                        + m.level().wire()
+                        + "] "
+                        + (m.logger() == null ? "" : m.logger() + ": ")
+                        + (m.data().isString() ? m.data().stringValue() : m.data().toString()));
+              })
+              .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+        client.onListChanged(
+            McpClient.Area.TOOLS,
+            () -> {
+              listChanges.incrementAndGet();
+              board.println(
+                  "  notifications/tools/list_changed arrived on the standing GET stream: the tools cache is stale");
+              changed.countDown();
+            });
+        board.println(
+            String.format(
+                Locale.ROOT,
+                "Connected over Streamable HTTP: %s %s, protocol %s, %d tools",
+                client.serverInfo().name(),
+                client.serverInfo().version(),
+                client.protocolVersion().wire(),
+                client.tools().size()));
 
         board.println("");
-        board.println("1. Two long calls side by side, each with its own progress bar (its own 128-bit token)");
+        board.println(
+            "1. Two long calls side by side, each with its own progress bar (its own 128-bit token)");
         DemoBoard.Row rowA = board.row("slow A");
         DemoBoard.Row rowB = board.row("slow B");
-        ToolCallHandle a = client.callToolAsync("slow", args("steps", 24, "delayMs", ms(100)),
-            CallOptions.builder().progress(rowA::show).idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(2)).build());
-        ToolCallHandle b = client.callToolAsync("slow", args("steps", 12, "delayMs", ms(170)),
-            CallOptions.builder().progress(rowB::show).idleTimeout(Duration.ofSeconds(10)).timeout(Duration.ofMinutes(2)).build());
+        ToolCallHandle a =
+            client.callToolAsync(
+                "slow",
+                args("steps", 24, "delayMs", ms(100)),
+                CallOptions.builder()
+                    .progress(rowA::show)
+                    .idleTimeout(Duration.ofSeconds(10))
+                    .timeout(Duration.ofMinutes(2))
+                    .build());
+        ToolCallHandle b =
+            client.callToolAsync(
+                "slow",
+                args("steps", 12, "delayMs", ms(170)),
+                CallOptions.builder()
+                    .progress(rowB::show)
+                    .idleTimeout(Duration.ofSeconds(10))
+                    .timeout(Duration.ofMinutes(2))
+                    .build());
         rowB.finish("-> " + b.await().firstText());
         rowA.finish("-> " + a.await().firstText());
         calls += 2;
@@ -93,15 +136,19 @@ final class DemoCommand implements Callable<Integer> {
         board.println("");
         board.println("2. A cancellation: slow, 60 steps, cancelled after 1 s");
         DemoBoard.Row rowC = board.row("slow C");
-        ToolCallHandle c = client.callToolAsync("slow", args("steps", 60, "delayMs", ms(100)),
-            CallOptions.builder().progress(rowC::show).build());
+        ToolCallHandle c =
+            client.callToolAsync(
+                "slow",
+                args("steps", 60, "delayMs", ms(100)),
+                CallOptions.builder().progress(rowC::show).build());
         Thread.sleep(ms(1000));
         c.cancel("demo: the user pressed cancel");
         try {
           c.await();
           rowC.finish("finished before the cancellation arrived");
         } catch (CancelledException e) {
-          rowC.finish("-> cancelled: notifications/cancelled sent, the server stopped and sent no response");
+          rowC.finish(
+              "-> cancelled: notifications/cancelled sent, the server stopped and sent no response");
         }
         calls++;
         board.settle();
@@ -114,26 +161,38 @@ final class DemoCommand implements Callable<Integer> {
         calls++;
         changed.await(5, TimeUnit.SECONDS);
         int now = client.tools().size();
-        board.println(String.format(Locale.ROOT, "   next use refetched tools/list once: %d tools (fetches %d -> %d)",
-            now, before, client.fetchCount(McpClient.Area.TOOLS)));
+        board.println(
+            String.format(
+                Locale.ROOT,
+                "   next use refetched tools/list once: %d tools (fetches %d -> %d)",
+                now,
+                before,
+                client.fetchCount(McpClient.Area.TOOLS)));
 
         board.println("");
         board.println("4. A resource subscription: demo://counter");
         CountDownLatch two = new CountDownLatch(2);
-        ResourceSubscription sub = client.subscribe("demo://counter", u -> {
-          resourceUpdates.incrementAndGet();
-          board.println("  notifications/resources/updated " + u.uri());
-          two.countDown();
-        });
+        ResourceSubscription sub =
+            client.subscribe(
+                "demo://counter",
+                u -> {
+                  resourceUpdates.incrementAndGet();
+                  board.println("  notifications/resources/updated " + u.uri());
+                  two.countDown();
+                });
         try {
           client.callTool("update_resource", args());
           client.callTool("update_resource", args());
           calls += 2;
           two.await(5, TimeUnit.SECONDS);
-          String value = ((dev.herald.wire.ResourceContents.Text) client.readResource("demo://counter").contents().get(0)).text();
+          String value =
+              ((dev.herald.wire.ResourceContents.Text)
+                      client.readResource("demo://counter").contents().get(0))
+                  .text();
           board.println("   read demo://counter after the updates: " + value);
         } finally {
-          sub.close(); // unsubscribes: a round trip, so not a try-with-resources (an interrupt must surface)
+          sub.close(); // unsubscribes: a round trip, so not a try-with-resources (an interrupt
+          // must surface)
         }
 
         board.println("");
@@ -149,18 +208,30 @@ final class DemoCommand implements Callable<Integer> {
         Thread.sleep(50);
 
         board.println("");
-        board.println("6. A dropped stream, resumed: the server closes the call's SSE stream mid-call");
+        board.println(
+            "6. A dropped stream, resumed: the server closes the call's SSE stream mid-call");
         long t0 = System.nanoTime();
         CallToolResult resumed = client.callTool("test_reconnection", args());
         calls++;
-        board.println(String.format(Locale.ROOT, "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
-            (System.nanoTime() - t0) / 1e9, resumed.firstText()));
+        board.println(
+            String.format(
+                Locale.ROOT,
+                "   the client waited the server's retry: delay, sent GET with Last-Event-ID and got the result (%.1f s): %s",
+                (System.nanoTime() - t0) / 1e9,
+                resumed.firstText()));
 
         board.println("");
-        board.println(String.format(Locale.ROOT,
-            "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
-            calls, logs.get(), listChanges.get(), resourceUpdates.get(), events.progressUpdatesRefused(ProgressRejection.LATE), events.progressUpdatesRefused(ProgressRejection.UNKNOWN),
-            (System.nanoTime() - started) / 1e9));
+        board.println(
+            String.format(
+                Locale.ROOT,
+                "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
+                calls,
+                logs.get(),
+                listChanges.get(),
+                resourceUpdates.get(),
+                events.progressUpdatesRefused(ProgressRejection.LATE),
+                events.progressUpdatesRefused(ProgressRejection.UNKNOWN),
+                (System.nanoTime() - started) / 1e9));
       }
       board.println("Session closed (DELETE sent); server stopped. Done.");
     }
@@ -169,8 +240,14 @@ final class DemoCommand implements Callable<Integer> {
 
   private static String record(String name, ToolCallHandle h) {
     ProgressRecord r = h.progressRecord().orElseThrow();
-    return String.format(Locale.ROOT, "%s: %d accepted, %d refused, %d rendered, ended by %s", name, r.accepted(), r.rejectedTotal(),
-        r.rendered(), r.terminal() == null ? "-" : r.terminal().name().toLowerCase(Locale.ROOT));
+    return String.format(
+        Locale.ROOT,
+        "%s: %d accepted, %d refused, %d rendered, ended by %s",
+        name,
+        r.accepted(),
+        r.rejectedTotal(),
+        r.rendered(),
+        r.terminal() == null ? "-" : r.terminal().name().toLowerCase(Locale.ROOT));
   }
 
   static ObjectNode args(Object... kv) {

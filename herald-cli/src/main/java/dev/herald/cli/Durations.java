@@ -21,17 +21,19 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
     Duration d;
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
-      d = switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
-        case "s" -> Duration.ofSeconds(n);
-        case "m" -> Duration.ofMinutes(n);
-        default -> Duration.ofHours(n);
-      };
+      d =
+          switch (m.group(2)) {
+            case "ms" -> Duration.ofMillis(n);
+            case "s" -> Duration.ofSeconds(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofHours(n);
+          };
     } else {
       try {
         d = Duration.parse(value.trim().toUpperCase(Locale.ROOT));
       } catch (java.time.format.DateTimeParseException e) {
-        throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (try 500ms, 30s, 5m or 1h)");
+        throw new CommandLine.TypeConversionException(
+            "'" + value + "' is not a duration (try 500ms, 30s, 5m or 1h)");
       }
     }
     if (d.isZero() || d.isNegative()) {

@@ -22,7 +22,8 @@ final class Errors {
   static final int INTERRUPTED = 130;
 
   static Throwable unwrap(Throwable t) {
-    while ((t instanceof ExecutionException || t instanceof CompletionException) && t.getCause() != null) {
+    while ((t instanceof ExecutionException || t instanceof CompletionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
@@ -31,7 +32,10 @@ final class Errors {
   static String describe(Throwable t) {
     t = unwrap(t);
     if (t instanceof McpException e) {
-      String what = e.code() == ErrorCodes.INVALID_PARAMS ? "the server refused the request: " : "the server answered with an error: ";
+      String what =
+          e.code() == ErrorCodes.INVALID_PARAMS
+              ? "the server refused the request: "
+              : "the server answered with an error: ";
       return what + e.getMessage() + " (error " + e.code() + ")";
     }
     if (t instanceof TimeoutException e) {
@@ -40,7 +44,10 @@ final class Errors {
     if (t instanceof TransportException e) {
       Throwable cause = e.getCause();
       String msg = e.getMessage();
-      if (cause instanceof IOException io && io.getMessage() != null && msg != null && !msg.contains(io.getMessage())) {
+      if (cause instanceof IOException io
+          && io.getMessage() != null
+          && msg != null
+          && !msg.contains(io.getMessage())) {
         msg = msg + ": " + io.getMessage();
       }
       return "connection to the server failed: " + (msg == null ? "" : msg.strip());

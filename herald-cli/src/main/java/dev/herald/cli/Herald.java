@@ -11,8 +11,14 @@ import picocli.CommandLine.Command;
     version = "herald " + Version.VERSION,
     description = "Herald: a Model Context Protocol runtime for Java.",
     subcommands = {
-      DemoCommand.class, ServeCommand.class, CallCommand.class, WatchCommand.class, ListCommand.class,
-      ConformanceClientCommand.class, CommandLine.HelpCommand.class})
+      DemoCommand.class,
+      ServeCommand.class,
+      CallCommand.class,
+      WatchCommand.class,
+      ListCommand.class,
+      ConformanceClientCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Herald implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -36,7 +42,13 @@ public final class Herald implements Runnable {
         .setParameterExceptionHandler((ex, badArgs) -> {
           // one line, then where to read more: a usage error, exit 2
           CommandLine cmd = ex.getCommandLine();
-          cmd.getErr().println("herald: " + ex.getMessage() + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
+          cmd.getErr()
+              .println(
+                  "herald: "
+                      + ex.getMessage()
+                      + " (see '"
+                      + cmd.getCommandSpec().qualifiedName()
+                      + " --help')");
           return Errors.USAGE;
         })
         .execute(args);

@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "List the server's tools, resources, resource templates and prompts.",
       "  herald list -- <server command...>",
-      "  herald list <http(s)://url>"},
+      "  herald list <http(s)://url>"
+    },
     mixinStandardHelpOptions = true)
 final class ListCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -31,14 +32,17 @@ final class ListCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ARG", description = "[url] [-- command...]")
   List<String> positionals = new ArrayList<>();
 
-  @Option(names = {"-v", "--verbose"}, description = "Pass the server's stderr through to ours.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
     if (!split.rest().isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "unexpected argument '" + split.rest().get(0) + "'");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "unexpected argument '" + split.rest().get(0) + "'");
     }
     PrintStream out = System.out;
     ServerTarget target = split.target();
@@ -46,23 +50,56 @@ final class ListCommand implements Callable<Integer> {
     try {
       client = target.connect(McpClient.builder(), verbose, System.err);
     } catch (RuntimeException e) {
-      System.err.println("herald: cannot connect to " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
+      System.err.println(
+          "herald: cannot connect to "
+              + target.describe()
+              + ": "
+              + TerminalText.line(Errors.describe(e))
+              + target.exitNote());
       return Errors.FAILED;
     }
     try (client) {
       ServerCapabilities caps = client.serverCapabilities();
-      out.printf("%s %s, protocol %s%n", TerminalText.line(client.serverInfo().name()), TerminalText.line(client.serverInfo().version()),
+      out.printf(
+          "%s %s, protocol %s%n",
+          TerminalText.line(client.serverInfo().name()),
+          TerminalText.line(client.serverInfo().version()),
           client.protocolVersion().wire());
       if (caps.tools() != null) {
-        section(out, "Tools", client.tools().stream().map(t -> Map.entry(TerminalText.line(t.name()), text(t.description()))).toList());
+        section(
+            out,
+            "Tools",
+            client.tools().stream()
+                .map(t -> Map.entry(TerminalText.line(t.name()), text(t.description())))
+                .toList());
       }
       if (caps.resources() != null) {
-        section(out, "Resources", client.resources().stream().map(r -> Map.entry(TerminalText.line(r.uri()), text(r.description() != null ? r.description() : r.name()))).toList());
-        section(out, "Resource templates", client.resourceTemplates().stream()
-            .map(t -> Map.entry(TerminalText.line(t.uriTemplate()), text(t.description() != null ? t.description() : t.name()))).toList());
+        section(
+            out,
+            "Resources",
+            client.resources().stream()
+                .map(r ->
+                    Map.entry(
+                        TerminalText.line(r.uri()),
+                        text(r.description() != null ? r.description() : r.name())))
+                .toList());
+        section(
+            out,
+            "Resource templates",
+            client.resourceTemplates().stream()
+                .map(t ->
+                    Map.entry(
+                        TerminalText.line(t.uriTemplate()),
+                        text(t.description() != null ? t.description() : t.name())))
+                .toList());
       }
       if (caps.prompts() != null) {
-        section(out, "Prompts", client.prompts().stream().map(p -> Map.entry(TerminalText.line(p.name()), text(p.description()))).toList());
+        section(
+            out,
+            "Prompts",
+            client.prompts().stream()
+                .map(p -> Map.entry(TerminalText.line(p.name()), text(p.description())))
+                .toList());
       }
       out.flush();
       return 0;
@@ -77,7 +114,9 @@ final class ListCommand implements Callable<Integer> {
     out.println(title + " (" + rows.size() + ")");
     int width = rows.stream().mapToInt(e -> e.getKey().length()).max().orElse(0);
     for (Map.Entry<String, String> row : rows) {
-      out.println(("  " + row.getKey() + " ".repeat(width - row.getKey().length()) + "  " + row.getValue()).stripTrailing());
+      out.println(
+          ("  " + row.getKey() + " ".repeat(width - row.getKey().length()) + "  " + row.getValue())
+              .stripTrailing());
     }
   }
 

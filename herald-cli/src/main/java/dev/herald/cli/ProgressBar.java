@@ -44,7 +44,14 @@ final class ProgressBar {
     begin();
   }
 
-  ProgressBar(PrintStream out, boolean terminal, String label, @Nullable String unit, LongSupplier nanoTime, int columns, boolean animate) {
+  ProgressBar(
+      PrintStream out,
+      boolean terminal,
+      String label,
+      @Nullable String unit,
+      LongSupplier nanoTime,
+      int columns,
+      boolean animate) {
     this.out = out;
     this.terminal = terminal;
     this.label = label;
@@ -122,7 +129,10 @@ final class ProgressBar {
       }
       finished = true;
       if (terminal) {
-        String line = last == null ? (outcome.isEmpty() ? "" : label + "  " + outcome) : format(last, true) + (outcome.isEmpty() ? "" : "  " + outcome);
+        String line =
+            last == null
+                ? (outcome.isEmpty() ? "" : label + "  " + outcome)
+                : format(last, true) + (outcome.isEmpty() ? "" : "  " + outcome);
         out.print("\r\033[2K" + fit(line) + (line.isEmpty() ? "" : System.lineSeparator()));
       } else if (!outcome.isEmpty()) {
         out.println(label + ": " + outcome);
@@ -163,7 +173,11 @@ final class ProgressBar {
   }
 
   private String waiting() {
-    return label + " [" + SPIN.charAt(frames % SPIN.length()) + "] waiting for progress, " + seconds(nanoTime.getAsLong() - started);
+    return label
+        + " ["
+        + SPIN.charAt(frames % SPIN.length())
+        + "] waiting for progress, "
+        + seconds(nanoTime.getAsLong() - started);
   }
 
   /** One line for {@code u}; with {@code bar}, the cells or the spinner. Called with {@link #lock} held, or from tests. */
@@ -179,7 +193,13 @@ final class ProgressBar {
         b.append('[').append("#".repeat(filled)).append("-".repeat(WIDTH - filled)).append("] ");
       }
       b.append(String.format(Locale.ROOT, "%3d%%", percent));
-      b.append(" (").append(num(u.progress())).append('/').append(num(u.total())).append(suffix).append(") ").append(elapsed);
+      b.append(" (")
+          .append(num(u.progress()))
+          .append('/')
+          .append(num(u.total()))
+          .append(suffix)
+          .append(") ")
+          .append(elapsed);
     } else {
       if (bar) {
         b.append('[').append(SPIN.charAt(frames % SPIN.length())).append("] ");
@@ -204,7 +224,9 @@ final class ProgressBar {
     if (v == null) {
       return "?";
     }
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString(v.longValue()) : String.format(Locale.ROOT, "%.2f", v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString(v.longValue())
+        : String.format(Locale.ROOT, "%.2f", v);
   }
 
   /** The terminal's width from {@code COLUMNS} when the shell exports it, else 80. */

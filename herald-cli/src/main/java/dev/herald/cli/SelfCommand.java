@@ -10,10 +10,15 @@ final class SelfCommand {
   private SelfCommand() {}
 
   static List<String> of(String... args) {
-    String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java =
+        ProcessHandle.current()
+            .info()
+            .command()
+            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     String classpath;
     try {
-      Path location = Path.of(Herald.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path location =
+          Path.of(Herald.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       classpath = location.toString();
     } catch (URISyntaxException | SecurityException e) {
       classpath = System.getProperty("java.class.path");
@@ -21,7 +26,15 @@ final class SelfCommand {
     if (classpath.endsWith("classes")) {
       classpath = System.getProperty("java.class.path"); // running from a build tree or a test
     }
-    List<String> cmd = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath, Herald.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java,
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classpath,
+                Herald.class.getName()));
     cmd.addAll(List.of(args));
     return cmd;
   }

@@ -12,26 +12,41 @@ import picocli.CommandLine.Option;
  * {@code herald serve}: the demo fixture (docs/fixture.md) for MCP Inspector, Claude
  * Desktop or any host, over stdio (the default) or Streamable HTTP with {@code --port}.
  */
-@Command(name = "serve", description = "Serve the demo fixture to any MCP host, over stdio or Streamable HTTP.", mixinStandardHelpOptions = true)
+@Command(
+    name = "serve",
+    description = "Serve the demo fixture to any MCP host, over stdio or Streamable HTTP.",
+    mixinStandardHelpOptions = true)
 final class ServeCommand implements Callable<Integer> {
   static final class Mode {
     @Option(names = "--stdio", description = "Serve over stdin/stdout (the default).")
     boolean stdio;
 
-    @Option(names = "--port", paramLabel = "N", description = "Serve Streamable HTTP on this port (0 picks a free one).")
+    @Option(
+        names = "--port",
+        paramLabel = "N",
+        description = "Serve Streamable HTTP on this port (0 picks a free one).")
     Integer port;
   }
 
   @ArgGroup(exclusive = true)
   Mode mode;
 
-  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to bind with --port (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--host",
+      defaultValue = "127.0.0.1",
+      description = "Address to bind with --port (default ${DEFAULT-VALUE}).")
   String host;
 
-  @Option(names = "--path", defaultValue = "/mcp", description = "The MCP endpoint with --port (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--path",
+      defaultValue = "/mcp",
+      description = "The MCP endpoint with --port (default ${DEFAULT-VALUE}).")
   String path;
 
-  @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
+  @Option(
+      names = "--allow-origin",
+      paramLabel = "ORIGIN",
+      description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
   String[] origins = {};
 
   @Override
@@ -40,20 +55,30 @@ final class ServeCommand implements Callable<Integer> {
       DemoFixture.server().serveStdio();
       return 0;
     }
-    McpHttpServer http = McpHttpServer.builder()
-        .server(DemoFixture.server())
-        .host(host)
-        .port(mode.port)
-        .path(path)
-        .allowedOrigins(origins)
-        .build()
-        .start();
+    McpHttpServer http =
+        McpHttpServer.builder()
+            .server(DemoFixture.server())
+            .host(host)
+            .port(mode.port)
+            .path(path)
+            .allowedOrigins(origins)
+            .build()
+            .start();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      http.close();
-      stopped.countDown();
-    }, "herald-serve-shutdown"));
-    System.err.println("herald: serving the demo fixture on " + http.uri() + " (legacy HTTP+SSE on " + http.legacySseUri() + "); Ctrl-C stops");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  http.close();
+                  stopped.countDown();
+                },
+                "herald-serve-shutdown"));
+    System.err.println(
+        "herald: serving the demo fixture on "
+            + http.uri()
+            + " (legacy HTTP+SSE on "
+            + http.legacySseUri()
+            + "); Ctrl-C stops");
     stopped.await();
     return 0;
   }

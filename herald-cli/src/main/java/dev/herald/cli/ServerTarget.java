@@ -1,8 +1,8 @@
 package dev.herald.cli;
 
+import dev.herald.cli.fixture.Version;
 import dev.herald.client.McpClient;
 import dev.herald.client.TerminalText;
-import dev.herald.cli.fixture.Version;
 import dev.herald.transport.Transport;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.transport.stdio.SubprocessTransport;
@@ -48,23 +48,29 @@ final class ServerTarget {
     if (dashes >= 0) {
       int n = original.size() - dashes - 1;
       if (n == 0 || n > positionals.size()) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "give the server's command after --");
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "give the server's command after --");
       }
       List<String> cmd = positionals.subList(positionals.size() - n, positionals.size());
-      return new Split(new ServerTarget(cmd, null), List.copyOf(positionals.subList(0, positionals.size() - n)));
+      return new Split(
+          new ServerTarget(cmd, null), List.copyOf(positionals.subList(0, positionals.size() - n)));
     }
     if (!positionals.isEmpty()) {
       String first = positionals.get(0);
       String lower = first.toLowerCase(Locale.ROOT);
       if (lower.startsWith("http://") || lower.startsWith("https://")) {
         try {
-          return new Split(new ServerTarget(List.of(), new URI(first)), List.copyOf(positionals.subList(1, positionals.size())));
+          return new Split(
+              new ServerTarget(List.of(), new URI(first)),
+              List.copyOf(positionals.subList(1, positionals.size())));
         } catch (URISyntaxException e) {
-          throw new CommandLine.ParameterException(spec.commandLine(), "'" + first + "' is not a valid URL: " + e.getReason());
+          throw new CommandLine.ParameterException(
+              spec.commandLine(), "'" + first + "' is not a valid URL: " + e.getReason());
         }
       }
     }
-    throw new CommandLine.ParameterException(spec.commandLine(),
+    throw new CommandLine.ParameterException(
+        spec.commandLine(),
         "name the server: an http(s):// URL first, or its command line after -- (e.g. -- npx my-server)");
   }
 
@@ -83,7 +89,8 @@ final class ServerTarget {
     if (url != null) {
       return http(url);
     }
-    Consumer<String> stderr = verbose ? line -> err.println("[server] " + TerminalText.line(line)) : line -> {};
+    Consumer<String> stderr =
+        verbose ? line -> err.println("[server] " + TerminalText.line(line)) : line -> {};
     SubprocessTransport t = SubprocessTransport.builder(command).stderr(stderr).build();
     this.subprocess = t;
     return t;
@@ -93,7 +100,8 @@ final class ServerTarget {
    * Connects a client to the target. Over HTTP the client gets a source of transports, so a
    * session the server loses is replaced by a new one.
    */
-  McpClient connect(McpClient.Builder builder, boolean verbose, PrintStream err) throws InterruptedException {
+  McpClient connect(McpClient.Builder builder, boolean verbose, PrintStream err)
+      throws InterruptedException {
     builder.info("herald-cli", Version.VERSION);
     if (url != null) {
       return builder.connect(() -> http(url));

@@ -16,7 +16,8 @@ final class Terminal {
    * escape, so no C1 control (U+0080 to U+009F) or bidirectional override a server put in
    * a string reaches the terminal raw (the encoder escapes C0 controls and ESC already).
    */
-  private static final ObjectWriter JSON = McpJson.mapper().writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
+  private static final ObjectWriter JSON =
+      McpJson.mapper().writer().with(JsonWriteFeature.ESCAPE_NON_ASCII);
 
   private Terminal() {}
 

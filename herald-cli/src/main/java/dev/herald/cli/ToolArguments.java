@@ -70,7 +70,9 @@ final class ToolArguments {
   }
 
   /** The arguments object: {@code json} with the pairs set over it, typed by {@code inputSchema} when given. */
-  static ObjectNode build(Map<String, String> pairs, ObjectNode json, @Nullable JsonNode inputSchema) throws BadArgument {
+  static ObjectNode build(
+      Map<String, String> pairs, ObjectNode json, @Nullable JsonNode inputSchema)
+      throws BadArgument {
     ObjectNode out = json.deepCopy();
     JsonNode properties = inputSchema == null ? null : inputSchema.get("properties");
     for (Map.Entry<String, String> e : pairs.entrySet()) {
@@ -113,22 +115,29 @@ final class ToolArguments {
         // falls through to the error below
       }
     }
-    throw new BadArgument("argument '" + key + "' must be " + String.join(" or ", types.stream().map(ToolArguments::article).toList())
-        + ", not '" + raw + "'");
+    throw new BadArgument(
+        "argument '"
+            + key
+            + "' must be "
+            + String.join(" or ", types.stream().map(ToolArguments::article).toList())
+            + ", not '"
+            + raw
+            + "'");
   }
 
   private static boolean fits(JsonNode v, List<String> types) {
     for (String t : types) {
-      boolean ok = switch (t) {
-        case "string" -> v.isString();
-        case "integer" -> v.isIntegralNumber();
-        case "number" -> v.isNumber();
-        case "boolean" -> v.isBoolean();
-        case "object" -> v.isObject();
-        case "array" -> v.isArray();
-        case "null" -> v.isNull();
-        default -> false;
-      };
+      boolean ok =
+          switch (t) {
+            case "string" -> v.isString();
+            case "integer" -> v.isIntegralNumber();
+            case "number" -> v.isNumber();
+            case "boolean" -> v.isBoolean();
+            case "object" -> v.isObject();
+            case "array" -> v.isArray();
+            case "null" -> v.isNull();
+            default -> false;
+          };
       if (ok) {
         return true;
       }

@@ -27,7 +27,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Print the server's notifications as they arrive: list changes, resource updates, logs.",
       "  herald watch [--resource URI...] [--level L] -- <server command...>",
-      "  herald watch [--resource URI...] [--level L] <http(s)://url>"},
+      "  herald watch [--resource URI...] [--level L] <http(s)://url>"
+    },
     mixinStandardHelpOptions = true)
 final class WatchCommand implements Callable<Integer> {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
@@ -37,42 +38,63 @@ final class WatchCommand implements Callable<Integer> {
   @Parameters(paramLabel = "ARG", description = "[url] [-- command...]")
   List<String> positionals = new ArrayList<>();
 
-  @Option(names = "--resource", paramLabel = "URI", description = "Subscribe to this resource (repeatable).")
+  @Option(
+      names = "--resource",
+      paramLabel = "URI",
+      description = "Subscribe to this resource (repeatable).")
   List<String> resources = new ArrayList<>();
 
-  @Option(names = "--level", paramLabel = "LEVEL", description = "Ask for logs at this level and above: debug, info, notice, warning, error, critical, alert, emergency.")
+  @Option(
+      names = "--level",
+      paramLabel = "LEVEL",
+      description =
+          "Ask for logs at this level and above: debug, info, notice, warning, error, critical, alert, emergency.")
   @Nullable String level;
 
-  @Option(names = {"-v", "--verbose"}, description = "Pass the server's stderr through to ours.")
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
     if (!split.rest().isEmpty()) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "unexpected argument '" + split.rest().get(0) + "'");
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "unexpected argument '" + split.rest().get(0) + "'");
     }
-    LoggingLevel logLevel = level == null ? null : LoggingLevel.parse(level.toLowerCase(java.util.Locale.ROOT))
-        .orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(), "unknown log level '" + level + "'"));
+    LoggingLevel logLevel =
+        level == null
+            ? null
+            : LoggingLevel.parse(level.toLowerCase(java.util.Locale.ROOT))
+                .orElseThrow(() ->
+                    new CommandLine.ParameterException(
+                        spec.commandLine(), "unknown log level '" + level + "'"));
     PrintStream out = System.out;
     PrintStream err = System.err;
     ServerTarget target = split.target();
     AtomicReference<@Nullable McpClient> client = new AtomicReference<>();
-    try (CtrlC ctrlC = CtrlC.onInterrupt(() -> {
-      McpClient c = client.get();
-      if (c != null) {
-        c.close();
-      }
-      err.println("stopped");
-      err.flush();
-    })) {
+    try (CtrlC ctrlC =
+        CtrlC.onInterrupt(() -> {
+          McpClient c = client.get();
+          if (c != null) {
+            c.close();
+          }
+          err.println("stopped");
+          err.flush();
+        })) {
       McpClient c;
       try {
-        c = target.connect(McpClient.builder()
-            .onLog(m -> print(out, CallCommand.logLine(m)))
-            .onListChanged(McpClient.Area.TOOLS, () -> print(out, "tools/list_changed"))
-            .onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"))
-            .onListChanged(McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed")), verbose, err);
+        c =
+            target.connect(
+                McpClient.builder()
+                    .onLog(m -> print(out, CallCommand.logLine(m)))
+                    .onListChanged(McpClient.Area.TOOLS, () -> print(out, "tools/list_changed"))
+                    .onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"))
+                    .onListChanged(
+                        McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed")),
+                verbose,
+                err);
         client.set(c);
         for (String uri : resources) {
           c.subscribe(uri, u -> print(out, "resources/updated " + TerminalText.line(u.uri())));
@@ -88,10 +110,17 @@ final class WatchCommand implements Callable<Integer> {
         if (c0 != null) {
           c0.close();
         }
-        err.println("herald: cannot watch " + target.describe() + ": " + TerminalText.line(Errors.describe(e)) + target.exitNote());
+        err.println(
+            "herald: cannot watch "
+                + target.describe()
+                + ": "
+                + TerminalText.line(Errors.describe(e))
+                + target.exitNote());
         return Errors.FAILED;
       }
-      err.printf("watching %s %s (Ctrl-C to stop)%n", TerminalText.line(c.serverInfo().name()), TerminalText.line(c.serverInfo().version()));
+      err.printf(
+          "watching %s %s (Ctrl-C to stop)%n",
+          TerminalText.line(c.serverInfo().name()), TerminalText.line(c.serverInfo().version()));
       err.flush();
       Throwable cause;
       try {
@@ -102,7 +131,10 @@ final class WatchCommand implements Callable<Integer> {
       if (ctrlC.fired()) {
         return Errors.INTERRUPTED;
       }
-      err.println("herald: the server went away" + (cause == null ? "" : ": " + TerminalText.line(Errors.describe(cause))) + target.exitNote());
+      err.println(
+          "herald: the server went away"
+              + (cause == null ? "" : ": " + TerminalText.line(Errors.describe(cause)))
+              + target.exitNote());
       c.close();
       return Errors.FAILED;
     }

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Timeout;
 /** {@code herald call} in a real pseudo-terminal (tmux): the animated bar, and Ctrl-C. */
 @Timeout(60)
 class CallTerminalIT {
-  private static final Pattern DETERMINATE = Pattern.compile("slow \\[([#-]{24})\\] +(\\d+)% \\((\\d+)/25 steps\\) ");
-  private static final Pattern INDETERMINATE = Pattern.compile("spin \\[[|/\\\\-]\\] (\\d+) so far, (\\d+\\.\\d)s  turn (\\d+)");
+  private static final Pattern DETERMINATE =
+      Pattern.compile("slow \\[([#-]{24})\\] +(\\d+)% \\((\\d+)/25 steps\\) ");
+  private static final Pattern INDETERMINATE =
+      Pattern.compile("spin \\[[|/\\\\-]\\] (\\d+) so far, (\\d+\\.\\d)s  turn (\\d+)");
 
   @BeforeAll
   static void needsTmux() {
@@ -29,7 +31,11 @@ class CallTerminalIT {
   @Test
   void barMovesForwardOnlyAndReachesTheFinalValueBeforeTheResult() throws Exception {
     String marker = "term-it-" + UUID.randomUUID();
-    try (Tmux tmux = new Tmux(Cli.herald(List.of("call", "slow", "steps=25", "delayMs=120", "--unit", "steps"), Cli.demoServer(marker)))) {
+    try (Tmux tmux =
+        new Tmux(
+            Cli.herald(
+                List.of("call", "slow", "steps=25", "delayMs=120", "--unit", "steps"),
+                Cli.demoServer(marker)))) {
       List<String> captures = tmux.captureUntil(s -> s.contains("EXIT="), 100, 20_000);
       List<Integer> values = new ArrayList<>();
       List<Integer> cells = new ArrayList<>();
@@ -38,17 +44,23 @@ class CallTerminalIT {
         if (m.find()) {
           values.add(Integer.parseInt(m.group(3)));
           cells.add((int) m.group(1).chars().filter(c -> c == '#').count());
-          assertThat(screen.lines().filter(l -> l.contains("slow [")).count()).as("one bar line, redrawn in place").isEqualTo(1);
+          assertThat(screen.lines().filter(l -> l.contains("slow [")).count())
+              .as("one bar line, redrawn in place")
+              .isEqualTo(1);
         }
       }
-      assertThat(values.stream().distinct().count()).as("several distinct renders were sampled: %s", values).isGreaterThanOrEqualTo(3);
+      assertThat(values.stream().distinct().count())
+          .as("several distinct renders were sampled: %s", values)
+          .isGreaterThanOrEqualTo(3);
       assertThat(values).as("progress never moves backwards").isSorted();
       assertThat(cells).as("the bar never shrinks").isSorted();
       String last = captures.get(captures.size() - 1);
       List<String> screen = last.lines().filter(l -> !l.isBlank()).toList();
       assertThat(screen).hasSize(3);
       assertThat(screen.subList(1, 3)).containsExactly("completed 25 steps", "EXIT=0");
-      assertThat(screen.get(0)).startsWith("slow [########################] 100% (25/25 steps) ").endsWith("step 25 of 25");
+      assertThat(screen.get(0))
+          .startsWith("slow [########################] 100% (25/25 steps) ")
+          .endsWith("step 25 of 25");
       WatchCommandIT.awaitGone(marker);
     }
   }
@@ -58,14 +70,20 @@ class CallTerminalIT {
     String marker = "ctrlc-it-" + UUID.randomUUID();
     Path cancelled = Files.createTempFile("herald-cancelled", ".txt");
     Files.delete(cancelled);
-    // setsid: the server does not get the terminal's SIGINT, so only herald's own clean-up can stop it
+    // setsid: the server does not get the terminal's SIGINT, so only herald's own clean-up can stop
+    // it
     List<String> server = new ArrayList<>(List.of("setsid"));
-    server.addAll(Cli.testServer("-Dherald.it.marker=" + marker, "-Dtest.cancelled.file=" + cancelled));
+    server.addAll(
+        Cli.testServer("-Dherald.it.marker=" + marker, "-Dtest.cancelled.file=" + cancelled));
     try (Tmux tmux = new Tmux(Cli.herald(List.of("call", "spin"), server))) {
-      List<String> captures = tmux.captureUntil(s -> {
-        Matcher m = INDETERMINATE.matcher(s);
-        return m.find() && Integer.parseInt(m.group(1)) >= 5;
-      }, 100, 20_000);
+      List<String> captures =
+          tmux.captureUntil(
+              s -> {
+                Matcher m = INDETERMINATE.matcher(s);
+                return m.find() && Integer.parseInt(m.group(1)) >= 5;
+              },
+              100,
+              20_000);
       // an honest spinner: no percentage, the count so far, a clock that moves, the latest message
       List<Double> clock = new ArrayList<>();
       for (String s : captures) {
@@ -84,7 +102,8 @@ class CallTerminalIT {
       assertThat(end).contains("cancelled").contains("EXIT=130").doesNotContain("Exception");
       WatchCommandIT.awaitGone(marker);
       assertThat(Files.readString(cancelled, StandardCharsets.UTF_8))
-          .as("the server saw notifications/cancelled with herald's reason").isEqualTo("cancelled by the user (Ctrl-C)");
+          .as("the server saw notifications/cancelled with herald's reason")
+          .isEqualTo("cancelled by the user (Ctrl-C)");
     } finally {
       Files.deleteIfExists(cancelled);
     }

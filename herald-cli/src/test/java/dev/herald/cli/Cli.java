@@ -24,7 +24,8 @@ final class Cli {
 
   /** {@code herald serve --stdio} as a server command line, tagged with {@code marker} for pgrep. */
   static List<String> demoServer(String marker) {
-    return HeraldJar.command(List.of("-Xmx96m", "-Dherald.it.marker=" + marker), "serve", "--stdio");
+    return HeraldJar.command(
+        List.of("-Xmx96m", "-Dherald.it.marker=" + marker), "serve", "--stdio");
   }
 
   /** The test-only {@link TestServer}, with extra JVM arguments. */
@@ -34,7 +35,9 @@ final class Cli {
 
   /** A test class's {@code main} as a stdio server command line, with extra JVM arguments. */
   static List<String> testMain(Class<?> main, String... jvmArgs) {
-    List<String> cmd = new ArrayList<>(List.of(HeraldJar.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(HeraldJar.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
     cmd.addAll(List.of(jvmArgs));
     cmd.add("-cp");
     cmd.add(HeraldJar.path() + File.pathSeparator + testClasses());
@@ -52,7 +55,8 @@ final class Cli {
 
   /** {@code herald <args...> -- <server...>} as one command line. */
   static List<String> herald(List<String> args, List<String> server) {
-    List<String> cmd = new ArrayList<>(HeraldJar.command(List.of("-Xmx128m"), args.toArray(String[]::new)));
+    List<String> cmd =
+        new ArrayList<>(HeraldJar.command(List.of("-Xmx128m"), args.toArray(String[]::new)));
     if (!server.isEmpty()) {
       cmd.add("--");
       cmd.addAll(server);
@@ -75,17 +79,20 @@ final class Cli {
   }
 
   private static CompletableFuture<String> read(java.io.InputStream in) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (in) {
-        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        return "";
-      }
-    }, r -> Thread.ofVirtual().start(r));
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            return "";
+          }
+        },
+        r -> Thread.ofVirtual().start(r));
   }
 
   /** Whether any process's command line holds {@code marker} (the JVM property a test server was tagged with). */
   static boolean anyProcessWith(String marker) {
-    return ProcessHandle.allProcesses().anyMatch(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false));
+    return ProcessHandle.allProcesses()
+        .anyMatch(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false));
   }
 }

@@ -15,8 +15,10 @@ class DemoIT {
 
   @Test
   void demoWalksThroughEveryNotificationFamilyAndExitsCleanly() throws Exception {
-    Process p = new ProcessBuilder(HeraldJar.command(List.of(), "demo", "--plain", "--speed", "4"))
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(HeraldJar.command(List.of(), "demo", "--plain", "--speed", "4"))
+            .redirectErrorStream(true)
+            .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
@@ -31,7 +33,8 @@ class DemoIT {
         .contains("log [info] demo: log message 1 of 1")
         .contains("log [warning] demo: log message 1 of 1")
         .contains("sent GET with Last-Event-ID and got the result")
-        .contains("Summary: 11 tool calls; received 3 log messages, 1 list change, 2 resource updates")
+        .contains(
+            "Summary: 11 tool calls; received 3 log messages, 1 list change, 2 resource updates")
         .doesNotContain("Exception");
     // Plain mode: no terminal escapes.
     assertThat(out).doesNotContain("\033[");

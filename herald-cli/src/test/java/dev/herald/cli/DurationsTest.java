@@ -19,7 +19,8 @@ class DurationsTest {
 
   @Test
   void nonsenseAndNonPositiveDurationsAreRefused() {
-    assertThatThrownBy(() -> Durations.parse("soon")).isInstanceOf(CommandLine.TypeConversionException.class)
+    assertThatThrownBy(() -> Durations.parse("soon"))
+        .isInstanceOf(CommandLine.TypeConversionException.class)
         .hasMessageContaining("try 500ms, 30s, 5m or 1h");
     assertThatThrownBy(() -> Durations.parse("0s")).hasMessageContaining("positive");
   }

@@ -27,10 +27,12 @@ import tools.jackson.databind.node.ObjectNode;
 class FixtureIT {
 
   private static McpClient connect() throws InterruptedException {
-    return McpClient.builder().info("fixture-it", "1").connect(
-        SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
-            .stderr(line -> System.err.println("[server] " + line))
-            .build());
+    return McpClient.builder()
+        .info("fixture-it", "1")
+        .connect(
+            SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
+                .stderr(line -> System.err.println("[server] " + line))
+                .build());
   }
 
   private static JsonNode call(McpClient client, String method, Object params) throws Exception {
@@ -48,44 +50,70 @@ class FixtureIT {
       call(client, McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.of("demo://counter"));
       assertThat(client.callTool("update_resource", McpJson.object()).firstText())
           .isEqualTo("updated demo://counter; 1 subscribed session(s) notified");
-      assertThat(call(client, McpMethods.RESOURCES_READ, ReadResourceParams.of("demo://counter"))
-          .get("contents").get(0).get("text").stringValue()).isEqualTo("1");
+      assertThat(
+              call(client, McpMethods.RESOURCES_READ, ReadResourceParams.of("demo://counter"))
+                  .get("contents")
+                  .get(0)
+                  .get("text")
+                  .stringValue())
+          .isEqualTo("1");
       call(client, McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.of("demo://counter"));
       assertThat(client.callTool("update_resource", McpJson.object()).firstText())
           .isEqualTo("updated demo://counter; 0 subscribed session(s) notified");
 
-      JsonNode templated = call(client, McpMethods.RESOURCES_READ, ReadResourceParams.of("test://template/123/data"));
+      JsonNode templated =
+          call(
+              client, McpMethods.RESOURCES_READ, ReadResourceParams.of("test://template/123/data"));
       assertThat(templated.get("contents").get(0).get("text").stringValue())
           .isEqualTo("{\"id\":\"123\",\"templateTest\":true,\"data\":\"Data for ID: 123\"}");
-      JsonNode binary = call(client, McpMethods.RESOURCES_READ, ReadResourceParams.of("test://static-binary"));
-      assertThat(binary.get("contents").get(0).get("mimeType").stringValue()).isEqualTo("image/png");
+      JsonNode binary =
+          call(client, McpMethods.RESOURCES_READ, ReadResourceParams.of("test://static-binary"));
+      assertThat(binary.get("contents").get(0).get("mimeType").stringValue())
+          .isEqualTo("image/png");
       assertThat(binary.get("contents").get(0).has("blob")).isTrue();
       call(client, McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.of("test://watched-resource"));
-      call(client, McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.of("test://watched-resource"));
+      call(
+          client,
+          McpMethods.RESOURCES_UNSUBSCRIBE,
+          UnsubscribeParams.of("test://watched-resource"));
     }
   }
 
   @Test
   void conformancePromptsToolsAndCompletionsAnswerAsTheSuiteExpects() throws Exception {
     try (McpClient client = connect()) {
-      JsonNode prompt = call(client, McpMethods.PROMPTS_GET,
-          GetPromptParams.of("test_prompt_with_arguments", Map.of("arg1", "testValue1", "arg2", "testValue2")));
+      JsonNode prompt =
+          call(
+              client,
+              McpMethods.PROMPTS_GET,
+              GetPromptParams.of(
+                  "test_prompt_with_arguments",
+                  Map.of("arg1", "testValue1", "arg2", "testValue2")));
       assertThat(prompt.get("messages").get(0).get("content").get("text").stringValue())
           .isEqualTo("Prompt with arguments: arg1='testValue1', arg2='testValue2'");
       JsonNode prompts = call(client, McpMethods.PROMPTS_LIST, PaginatedParams.first());
-      prompts.get("prompts").forEach(p -> assertThat(p.get("description").stringValue()).isNotEmpty());
-      JsonNode completion = call(client, McpMethods.COMPLETION_COMPLETE,
-          CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg1", "test"));
+      prompts
+          .get("prompts")
+          .forEach(p -> assertThat(p.get("description").stringValue()).isNotEmpty());
+      JsonNode completion =
+          call(
+              client,
+              McpMethods.COMPLETION_COMPLETE,
+              CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg1", "test"));
       assertThat(completion.get("completion").get("values").isArray()).isTrue();
 
       assertThat(client.listTools()).allSatisfy(t -> assertThat(t.description()).isNotBlank());
-      assertThat(client.callTool("test_simple_text", null).firstText()).isEqualTo("This is a simple text response for testing.");
+      assertThat(client.callTool("test_simple_text", null).firstText())
+          .isEqualTo("This is a simple text response for testing.");
       var error = client.callTool("test_error_handling", null);
       assertThat(error.isError()).isTrue();
-      assertThat(error.firstText()).isEqualTo("This tool intentionally returns an error for testing");
+      assertThat(error.firstText())
+          .isEqualTo("This tool intentionally returns an error for testing");
 
-      assertThat(client.callTool("touch", McpJson.object().put("area", "prompts")).firstText()).isEqualTo("touched prompts");
-      assertThat(client.callTool("touch", McpJson.object().put("area", "resources")).firstText()).isEqualTo("touched resources");
+      assertThat(client.callTool("touch", McpJson.object().put("area", "prompts")).firstText())
+          .isEqualTo("touched prompts");
+      assertThat(client.callTool("touch", McpJson.object().put("area", "resources")).firstText())
+          .isEqualTo("touched resources");
       assertThat(call(client, McpMethods.RESOURCES_LIST, PaginatedParams.first()).get("resources"))
           .anySatisfy(r -> assertThat(r.get("uri").stringValue()).startsWith("demo://dummy/"));
     }

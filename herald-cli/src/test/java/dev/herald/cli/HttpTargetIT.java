@@ -27,7 +27,8 @@ class HttpTargetIT {
   @BeforeEach
   void startServer() throws Exception {
     server = new ProcessBuilder(HeraldJar.command(List.of(), "serve", "--port", "0")).start();
-    BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
+    BufferedReader err =
+        new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
     String line = err.readLine();
     assertThat(line).contains("serving the demo fixture on http://127.0.0.1:");
     url = line.substring(line.indexOf("http://"), line.indexOf(" (legacy"));
@@ -42,7 +43,11 @@ class HttpTargetIT {
 
   @Test
   void callShowsProgressAndPrintsTheResultOverHttp() throws Exception {
-    Cli.Run run = Cli.run(Cli.herald(List.of("call", url, "slow", "steps=4", "delayMs=20", "--unit", "steps"), List.of()));
+    Cli.Run run =
+        Cli.run(
+            Cli.herald(
+                List.of("call", url, "slow", "steps=4", "delayMs=20", "--unit", "steps"),
+                List.of()));
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.out().trim()).isEqualTo("completed 4 steps");
     assertThat(run.err()).contains("4/4").doesNotContain("Exception");
@@ -50,7 +55,11 @@ class HttpTargetIT {
 
   @Test
   void jsonOutputCarriesTheProgressRecordOverHttp() throws Exception {
-    Cli.Run run = Cli.run(Cli.herald(List.of("call", url, "slow", "steps=3", "delayMs=10", "--output", "json"), List.of()));
+    Cli.Run run =
+        Cli.run(
+            Cli.herald(
+                List.of("call", url, "slow", "steps=3", "delayMs=10", "--output", "json"),
+                List.of()));
     assertThat(run.exit()).as(run.err()).isZero();
     assertThat(run.out()).contains("\"terminal\":\"response\"").contains("completed 3 steps");
   }
@@ -59,36 +68,53 @@ class HttpTargetIT {
   void listShowsTheFixtureOverHttp() throws Exception {
     Cli.Run run = Cli.run(Cli.herald(List.of("list", url), List.of()));
     assertThat(run.exit()).as(run.err()).isZero();
-    assertThat(run.out()).contains("slow").contains("demo://counter").contains("test_simple_prompt");
+    assertThat(run.out())
+        .contains("slow")
+        .contains("demo://counter")
+        .contains("test_simple_prompt");
   }
 
   @Test
   void watchPrintsUpdatesCausedByAnotherClientOfTheSameServer() throws Exception {
-    Process watch = new ProcessBuilder(Cli.herald(List.of("watch", url, "--resource", "demo://counter"), List.of())).start();
+    Process watch =
+        new ProcessBuilder(
+                Cli.herald(List.of("watch", url, "--resource", "demo://counter"), List.of()))
+            .start();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread.ofVirtual().start(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
-        r.lines().forEach(lines::add);
-      } catch (Exception ignored) {
-        // process gone
-      }
-    });
-    java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
-    Thread.ofVirtual().start(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
-        r.lines().forEach(l -> {
-          if (l.contains("watching")) {
-            watching.countDown();
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
+            r.lines().forEach(lines::add);
+          } catch (Exception ignored) {
+            // process gone
           }
         });
-      } catch (Exception ignored) {
-        // process gone
-      }
-    });
+    java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
+            r.lines()
+                .forEach(l -> {
+                  if (l.contains("watching")) {
+                    watching.countDown();
+                  }
+                });
+          } catch (Exception ignored) {
+            // process gone
+          }
+        });
     try {
-      assertThat(watching.await(30, TimeUnit.SECONDS)).as("watch connected and subscribed").isTrue();
-      assertThat(Cli.run(Cli.herald(List.of("call", url, "update_resource"), List.of())).exit()).isZero();
-      assertThat(Cli.run(Cli.herald(List.of("call", url, "touch", "area=tools"), List.of())).exit()).isZero();
+      assertThat(watching.await(30, TimeUnit.SECONDS))
+          .as("watch connected and subscribed")
+          .isTrue();
+      assertThat(Cli.run(Cli.herald(List.of("call", url, "update_resource"), List.of())).exit())
+          .isZero();
+      assertThat(Cli.run(Cli.herald(List.of("call", url, "touch", "area=tools"), List.of())).exit())
+          .isZero();
       boolean updated = false;
       boolean changed = false;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);

@@ -18,14 +18,22 @@ class ListCommandIT {
     assertThat(run.exit()).as(run.err()).isZero();
     List<String> lines = run.out().lines().toList();
     assertThat(lines.get(0)).startsWith("herald-demo ");
-    assertThat(lines).contains("Tools (20)", "Resources (4)", "Resource templates (1)", "Prompts (4)");
+    assertThat(lines)
+        .contains("Tools (20)", "Resources (4)", "Resource templates (1)", "Prompts (4)");
     String echo = lines.stream().filter(l -> l.startsWith("  echo ")).findFirst().orElseThrow();
     String slow = lines.stream().filter(l -> l.startsWith("  slow ")).findFirst().orElseThrow();
     assertThat(echo).endsWith("Returns the given text.");
-    assertThat(echo.indexOf("Returns")).as("descriptions start in one column").isEqualTo(slow.indexOf("Works"));
-    assertThat(lines).anyMatch(l -> l.startsWith("  demo://counter ") && l.endsWith("subscribe to hear about it."));
+    assertThat(echo.indexOf("Returns"))
+        .as("descriptions start in one column")
+        .isEqualTo(slow.indexOf("Works"));
+    assertThat(lines)
+        .anyMatch(
+            l -> l.startsWith("  demo://counter ") && l.endsWith("subscribe to hear about it."));
     assertThat(lines).anyMatch(l -> l.startsWith("  test://template/{id}/data "));
-    assertThat(lines).anyMatch(l -> l.startsWith("  test_simple_prompt ") && l.endsWith("A simple prompt without arguments"));
+    assertThat(lines)
+        .anyMatch(l ->
+            l.startsWith("  test_simple_prompt ")
+                && l.endsWith("A simple prompt without arguments"));
     assertThat(Cli.anyProcessWith(marker)).isFalse();
   }
 

@@ -15,7 +15,15 @@ class ProgressBarTest {
   private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
   private ProgressBar bar(boolean terminal, String unit) {
-    return new ProgressBar(new PrintStream(bytes, true, StandardCharsets.UTF_8), terminal, "job", unit, now::get, 120, false).begin();
+    return new ProgressBar(
+            new PrintStream(bytes, true, StandardCharsets.UTF_8),
+            terminal,
+            "job",
+            unit,
+            now::get,
+            120,
+            false)
+        .begin();
   }
 
   private static ProgressUpdate update(double progress, Double total, String message) {
@@ -38,14 +46,16 @@ class ProgressBarTest {
   void indeterminateProgressNeverInventsAPercentage() {
     ProgressBar b = bar(true, "files");
     now.set(3_200_000_000L);
-    assertThat(b.format(update(42, null, "scanning"), true)).isEqualTo("job [|] 42 files so far, 3.2s  scanning");
+    assertThat(b.format(update(42, null, "scanning"), true))
+        .isEqualTo("job [|] 42 files so far, 3.2s  scanning");
   }
 
   @Test
   void barNeverMovesBackwardsWhenTheTotalGrows() {
     ProgressBar b = bar(true, null);
     b.format(update(5, 10.0, null), true);
-    assertThat(b.format(update(6, 20.0, null), true)).startsWith("job [############------------]  50% (6/20)");
+    assertThat(b.format(update(6, 20.0, null), true))
+        .startsWith("job [############------------]  50% (6/20)");
   }
 
   @Test
@@ -55,8 +65,15 @@ class ProgressBarTest {
     b.log("log [info] x: hello");
     b.show(update(2, 2.0, "two"));
     b.finish("");
-    assertThat(out()).doesNotContain("\r", "\033").isEqualTo(String.join(System.lineSeparator(),
-        "job  50% (1/2 steps) 0.0s  one", "log [info] x: hello", "job 100% (2/2 steps) 0.0s  two", ""));
+    assertThat(out())
+        .doesNotContain("\r", "\033")
+        .isEqualTo(
+            String.join(
+                System.lineSeparator(),
+                "job  50% (1/2 steps) 0.0s  one",
+                "log [info] x: hello",
+                "job 100% (2/2 steps) 0.0s  two",
+                ""));
   }
 
   @Test
@@ -65,9 +82,14 @@ class ProgressBarTest {
     b.show(update(1, 2.0, null));
     b.log("a log line");
     b.finish("done");
-    assertThat(out()).isEqualTo("\r\033[2Kjob [############------------]  50% (1/2) 0.0s"
-        + "\r\033[2Ka log line" + System.lineSeparator() + "job [############------------]  50% (1/2) 0.0s"
-        + "\r\033[2Kjob [############------------]  50% (1/2) 0.0s  done" + System.lineSeparator());
+    assertThat(out())
+        .isEqualTo(
+            "\r\033[2Kjob [############------------]  50% (1/2) 0.0s"
+                + "\r\033[2Ka log line"
+                + System.lineSeparator()
+                + "job [############------------]  50% (1/2) 0.0s"
+                + "\r\033[2Kjob [############------------]  50% (1/2) 0.0s  done"
+                + System.lineSeparator());
   }
 
   @Test

@@ -34,25 +34,34 @@ class StdioBadInputIT {
 
   @BeforeEach
   void start() throws IOException {
-    process = new ProcessBuilder(HeraldJar.command(List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), "serve", "--stdio")).start();
+    process =
+        new ProcessBuilder(
+                HeraldJar.command(
+                    List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), "serve", "--stdio"))
+            .start();
     stdin = process.getOutputStream();
-    Thread.ofVirtual().start(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException ignored) {
-        // process gone
-      }
-    });
-    Thread.ofVirtual().start(() -> {
-      try {
-        stderr.append(new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-      } catch (IOException ignored) {
-        // process gone
-      }
-    });
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+              lines.add(line);
+            }
+          } catch (IOException ignored) {
+            // process gone
+          }
+        });
+    Thread.ofVirtual()
+        .start(() -> {
+          try {
+            stderr.append(
+                new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+          } catch (IOException ignored) {
+            // process gone
+          }
+        });
   }
 
   @AfterEach
@@ -77,7 +86,8 @@ class StdioBadInputIT {
   }
 
   private void initialize() throws Exception {
-    send("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
     assertThat(next().get("result").get("protocolVersion").stringValue()).isEqualTo("2025-11-25");
     send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
   }
@@ -113,12 +123,14 @@ class StdioBadInputIT {
     JsonNode badParams = next();
     assertThat(badParams.get("error").get("code").intValue()).isEqualTo(-32602);
     assertThat(badParams.get("id").stringValue()).isEqualTo("9");
-    send("{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"initialize\",\"params\":{\"protocolVersion\":5}}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"initialize\",\"params\":{\"protocolVersion\":5}}");
     JsonNode badInit = next();
     assertThat(badInit.get("error").get("code").intValue()).isEqualTo(-32602);
     assertThat(badInit.get("id").intValue()).isEqualTo(10);
     initialize();
-    send("{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\"nope\"}}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":11,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":\"nope\"}}");
     assertThat(next().get("error").get("code").intValue()).isEqualTo(-32602);
     send("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"no/such/method\"}");
     JsonNode unknown = next();
@@ -132,8 +144,9 @@ class StdioBadInputIT {
     initialize();
     for (String hex : new String[] {"c0aec0ae2f", "e080ae", "eda080", "f4908080", "ff", "e282"}) {
       java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-      line.writeBytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a/"
-          .getBytes(StandardCharsets.UTF_8));
+      line.writeBytes(
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"a/"
+              .getBytes(StandardCharsets.UTF_8));
       line.writeBytes(java.util.HexFormat.of().parseHex(hex));
       line.writeBytes("etc\"}}}\n".getBytes(StandardCharsets.UTF_8));
       stdin.write(line.toByteArray());
@@ -142,7 +155,8 @@ class StdioBadInputIT {
       assertThat(err.get("error")).as("%s: %s", hex, err).isNotNull();
       assertThat(err.get("error").get("code").intValue()).as(hex).isEqualTo(-32700);
     }
-    byte[] utf16 = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_16LE);
+    byte[] utf16 =
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_16LE);
     stdin.write(utf16);
     stdin.write('\n');
     stdin.flush();
@@ -154,7 +168,9 @@ class StdioBadInputIT {
   void hundredMegabyteLineIsRefusedWithoutBufferingIt() throws Exception {
     byte[] chunk = new byte[1024 * 1024];
     Arrays.fill(chunk, (byte) 'a');
-    stdin.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"".getBytes(StandardCharsets.UTF_8));
+    stdin.write(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\""
+            .getBytes(StandardCharsets.UTF_8));
     for (int i = 0; i < 100; i++) {
       stdin.write(chunk);
     }
@@ -171,7 +187,12 @@ class StdioBadInputIT {
     send("[".repeat(100_000));
     JsonNode err = next();
     assertThat(err.get("error").get("code").intValue()).isEqualTo(-32700);
-    send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":" + "{\"b\":".repeat(50_000) + "1" + "}".repeat(50_001) + "}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"a\":"
+            + "{\"b\":".repeat(50_000)
+            + "1"
+            + "}".repeat(50_001)
+            + "}");
     assertThat(next().get("error").get("code").intValue()).isEqualTo(-32700);
     assertAlive();
   }
@@ -182,10 +203,23 @@ class StdioBadInputIT {
     StringBuilder batch = new StringBuilder();
     for (int i = 0; i < 100_000; i++) {
       switch (i % 4) {
-        case 0 -> batch.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t").append(i).append("\",\"progress\":1}}\n");
-        case 1 -> batch.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/unknown/thing\",\"params\":{}}\n");
-        case 2 -> batch.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":").append(i).append("}}\n");
-        default -> batch.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}\n");
+        case 0 ->
+            batch
+                .append(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t")
+                .append(i)
+                .append("\",\"progress\":1}}\n");
+        case 1 ->
+            batch.append(
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/unknown/thing\",\"params\":{}}\n");
+        case 2 ->
+            batch
+                .append(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":")
+                .append(i)
+                .append("}}\n");
+        default ->
+            batch.append("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/roots/list_changed\"}\n");
       }
       if (batch.length() > 64 * 1024) {
         stdin.write(batch.toString().getBytes(StandardCharsets.UTF_8));

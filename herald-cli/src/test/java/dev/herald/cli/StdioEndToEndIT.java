@@ -1,7 +1,5 @@
 package dev.herald.cli;
 
-import dev.herald.session.CountingEventListener;
-import dev.herald.session.ProgressRejection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +8,9 @@ import dev.herald.client.ToolCallHandle;
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.testing.HeraldJar;
 import dev.herald.transport.stdio.SubprocessTransport;
@@ -42,17 +42,25 @@ class StdioEndToEndIT {
     SubprocessTransport transport = server();
     List<LoggingMessageParams> logs = new CopyOnWriteArrayList<>();
     CountDownLatch logged = new CountDownLatch(2);
-    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).info("e2e", "1").onLog(m -> {
-      logs.add(m);
-      logged.countDown();
-    }).connect(transport)) {
+    try (McpClient client =
+        McpClient.builder()
+            .eventListenerFactory(role -> new CountingEventListener())
+            .info("e2e", "1")
+            .onLog(m -> {
+              logs.add(m);
+              logged.countDown();
+            })
+            .connect(transport)) {
       assertThat(client.serverInfo().name()).isEqualTo("herald-demo");
       assertThat(client.protocolVersion().wire()).isEqualTo("2025-11-25");
 
       // Progress: every render moves forward and the last shows the final value before the result.
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
-      CallToolResult done = client.callTool("slow", args("steps", 8, "delayMs", 30),
-          CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
+      CallToolResult done =
+          client.callTool(
+              "slow",
+              args("steps", 8, "delayMs", 30),
+              CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
       assertThat(done.firstText()).isEqualTo("completed 8 steps");
       assertThat(updates).isNotEmpty();
       assertThat(updates).extracting(ProgressUpdate::progress).isSorted().doesNotHaveDuplicates();
@@ -65,12 +73,20 @@ class StdioEndToEndIT {
       client.callTool("emit_logs", args("count", 2, "level", "debug"));
       assertThat(logged.await(5, TimeUnit.SECONDS)).isTrue();
       client.ping(); // logs precede the ping's answer on the one pipe
-      assertThat(logs).extracting(LoggingMessageParams::level).containsExactly(LoggingLevel.INFO, LoggingLevel.INFO);
+      assertThat(logs)
+          .extracting(LoggingMessageParams::level)
+          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO);
 
       // Cancellation midway: the call fails as cancelled, the server sends no response and stops.
       CountDownLatch started = new CountDownLatch(3);
-      ToolCallHandle slow = client.callToolAsync("slow", args("steps", 200, "delayMs", 20),
-          CallOptions.builder().progress(u -> started.countDown()).renderInterval(Duration.ZERO).build());
+      ToolCallHandle slow =
+          client.callToolAsync(
+              "slow",
+              args("steps", 200, "delayMs", 20),
+              CallOptions.builder()
+                  .progress(u -> started.countDown())
+                  .renderInterval(Duration.ZERO)
+                  .build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(slow.cancel("test cancels")).isTrue();
       assertThatThrownBy(slow::await).isInstanceOf(CancelledException.class);
@@ -79,14 +95,18 @@ class StdioEndToEndIT {
       assertThat(record.lastProgress()).isLessThan(200.0);
       // A marker on the server's own clock instead of a pause: a call of ten steps as long as the
       // cancelled call's, during which it would have sent ten more, had the server not stopped it.
-      assertThat(client.callTool("slow", args("steps", 10, "delayMs", 20)).firstText()).isEqualTo("completed 10 steps");
+      assertThat(client.callTool("slow", args("steps", 10, "delayMs", 20)).firstText())
+          .isEqualTo("completed 10 steps");
       client.ping();
-      assertThat(events(client).responsesIgnored()).isZero(); // no response ever came for the cancelled call
-      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE)).isLessThanOrEqualTo(2); // at most what crossed the cancel
+      assertThat(events(client).responsesIgnored())
+          .isZero(); // no response ever came for the cancelled call
+      assertThat(events(client).progressUpdatesRefused(ProgressRejection.LATE))
+          .isLessThanOrEqualTo(2); // at most what crossed the cancel
       assertThat(EngineAccess.of(client).pendingCount()).isZero();
 
       // The session is still fully usable.
-      assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
+      assertThat(client.callTool("echo", args("text", "still here")).firstText())
+          .isEqualTo("still here");
     }
     Process p = transport.process();
     assertThat(p.waitFor(5, TimeUnit.SECONDS)).isTrue();
@@ -110,12 +130,16 @@ class StdioEndToEndIT {
   void idleTimeoutCancelsOnTheWireAndFreesTheCall() throws Exception {
     try (McpClient client = McpClient.builder().connect(server())) {
       // No progress requested, so nothing resets the idle clock: it fires after 300 ms.
-      ToolCallHandle call = client.callToolAsync("slow", args("steps", 100, "delayMs", 50),
-          CallOptions.builder().idleTimeout(Duration.ofMillis(300)).build());
+      ToolCallHandle call =
+          client.callToolAsync(
+              "slow",
+              args("steps", 100, "delayMs", 50),
+              CallOptions.builder().idleTimeout(Duration.ofMillis(300)).build());
       assertThatThrownBy(call::await).isInstanceOf(dev.herald.session.TimeoutException.class);
       assertThat(EngineAccess.of(client).pendingCount()).isZero();
       client.ping();
-      assertThat(client.callTool("echo", args("text", "after timeout")).firstText()).isEqualTo("after timeout");
+      assertThat(client.callTool("echo", args("text", "after timeout")).firstText())
+          .isEqualTo("after timeout");
     }
   }
 

@@ -36,8 +36,10 @@ class StdioProgressOrderIT {
 
   @BeforeEach
   void start() throws IOException {
-    process = new ProcessBuilder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
-        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    process =
+        new ProcessBuilder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
     stdin = process.getOutputStream();
     Thread.ofVirtual().start(() -> readLines(process.getInputStream()));
   }
@@ -84,38 +86,61 @@ class StdioProgressOrderIT {
     for (JsonNode m; ; ) {
       m = next();
       out.add(m);
-      if (m.has("id") && m.get("id").isInt() && m.get("id").intValue() == id && (m.has("result") || m.has("error"))) {
+      if (m.has("id")
+          && m.get("id").isInt()
+          && m.get("id").intValue() == id
+          && (m.has("result") || m.has("error"))) {
         return out;
       }
     }
   }
 
   @Test
-  void everyProgressNotificationOfACallIncludingTheFlushedLastValueIsWrittenBeforeItsResponse() throws Exception {
-    send("{'jsonrpc':'2.0','id':0,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
-        + "'clientInfo':{'name':'raw','version':'1'}}}");
-    assertThat(until(0).getLast().get("result").get("protocolVersion").stringValue()).isEqualTo("2025-11-25");
+  void everyProgressNotificationOfACallIncludingTheFlushedLastValueIsWrittenBeforeItsResponse()
+      throws Exception {
+    send(
+        "{'jsonrpc':'2.0','id':0,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
+            + "'clientInfo':{'name':'raw','version':'1'}}}");
+    assertThat(until(0).getLast().get("result").get("protocolVersion").stringValue())
+        .isEqualTo("2025-11-25");
     send("{'jsonrpc':'2.0','method':'notifications/initialized'}");
 
     // Steps far shorter than the 50 ms progress cadence: the sender coalesces, and the last value
     // goes out only when the handler returns, right where a flush could race the response.
     for (int id = 1; id <= 20; id++) {
-      send("{'jsonrpc':'2.0','id':" + id + ",'method':'tools/call','params':{'name':'slow',"
-          + "'arguments':{'steps':5,'delayMs':" + (id % 3) + "},'_meta':{'progressToken':'p" + id + "'}}}");
+      send(
+          "{'jsonrpc':'2.0','id':"
+              + id
+              + ",'method':'tools/call','params':{'name':'slow',"
+              + "'arguments':{'steps':5,'delayMs':"
+              + (id % 3)
+              + "},'_meta':{'progressToken':'p"
+              + id
+              + "'}}}");
       List<JsonNode> written = until(id);
       JsonNode response = written.getLast();
-      assertThat(response.get("result").get("content").get(0).get("text").stringValue()).isEqualTo("completed 5 steps");
+      assertThat(response.get("result").get("content").get(0).get("text").stringValue())
+          .isEqualTo("completed 5 steps");
       List<Double> progress = new ArrayList<>();
       for (JsonNode m : written.subList(0, written.size() - 1)) {
-        assertThat(m.get("method").stringValue()).as("only progress precedes the response").isEqualTo("notifications/progress");
+        assertThat(m.get("method").stringValue())
+            .as("only progress precedes the response")
+            .isEqualTo("notifications/progress");
         assertThat(m.get("params").get("progressToken").stringValue()).isEqualTo("p" + id);
         assertThat(m.get("params").get("total").doubleValue()).isEqualTo(5.0);
         progress.add(m.get("params").get("progress").doubleValue());
       }
-      assertThat(progress).as("call %s", id).isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+      assertThat(progress)
+          .as("call %s", id)
+          .isNotEmpty()
+          .isSorted()
+          .doesNotHaveDuplicates()
+          .endsWith(5.0);
     }
     // Nothing of any call comes after its response: a ping's answer is the next line.
     send("{'jsonrpc':'2.0','id':99,'method':'ping'}");
-    assertThat(until(99)).singleElement().satisfies(m -> assertThat(m.get("result").isEmpty()).isTrue());
+    assertThat(until(99))
+        .singleElement()
+        .satisfies(m -> assertThat(m.get("result").isEmpty()).isTrue());
   }
 }

@@ -35,18 +35,25 @@ class TerminalCommandsIT {
       for (String screen : captures) {
         for (String row : List.of("slow A", "slow B", "slow C")) {
           assertThat(screen.lines().filter(l -> l.stripLeading().startsWith(row + " ")).count())
-              .as("%s is one line, redrawn in place", row).isLessThanOrEqualTo(1);
+              .as("%s is one line, redrawn in place", row)
+              .isLessThanOrEqualTo(1);
         }
         Matcher m = ROW.matcher(screen);
         while (m.find()) {
-          percents.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(Integer.parseInt(m.group(3)));
+          percents
+              .computeIfAbsent(m.group(1), k -> new ArrayList<>())
+              .add(Integer.parseInt(m.group(3)));
         }
       }
       assertThat(percents).containsKeys("slow A", "slow B");
-      percents.forEach((row, values) -> assertThat(values).as("%s never moves backwards", row).isSorted());
+      percents.forEach(
+          (row, values) -> assertThat(values).as("%s never moves backwards", row).isSorted());
       assertThat(percents.get("slow A")).as("several renders of A were seen").hasSizeGreaterThan(3);
       String last = captures.get(captures.size() - 1);
-      assertThat(last).contains("Summary: 11 tool calls").contains("EXIT=0").doesNotContain("Exception");
+      assertThat(last)
+          .contains("Summary: 11 tool calls")
+          .contains("EXIT=0")
+          .doesNotContain("Exception");
     }
   }
 
@@ -63,8 +70,11 @@ class TerminalCommandsIT {
   @Test
   void watchPrintsNotificationsUntilCtrlCAndLeavesNoProcess() throws Exception {
     String marker = "watch-term-" + UUID.randomUUID();
-    try (Tmux tmux = new Tmux(Cli.herald(List.of("watch", "--resource", TestServer.TICKER),
-        Cli.testServer("-Dtest.ticker=true", "-Dherald.it.marker=" + marker)))) {
+    try (Tmux tmux =
+        new Tmux(
+            Cli.herald(
+                List.of("watch", "--resource", TestServer.TICKER),
+                Cli.testServer("-Dtest.ticker=true", "-Dherald.it.marker=" + marker)))) {
       tmux.captureUntil(s -> s.contains("resources/updated " + TestServer.TICKER), 100, 30_000);
       tmux.sendKeys("C-c");
       String last = tmux.captureUntil(s -> s.contains("EXIT="), 100, 20_000).getLast();

@@ -22,9 +22,18 @@ class TerminalInjectionIT {
     for (int i = 0; i < printed.length(); i++) {
       char c = printed.charAt(i);
       boolean control = (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f);
-      boolean bidi = (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x200e || c == 0x200f;
+      boolean bidi =
+          (c >= 0x202a && c <= 0x202e)
+              || (c >= 0x2066 && c <= 0x2069)
+              || c == 0x200e
+              || c == 0x200f;
       assertThat(control || bidi)
-          .as("%s holds U+%04X at %d: %s", what, (int) c, i, printed.substring(Math.max(0, i - 20), Math.min(printed.length(), i + 20)))
+          .as(
+              "%s holds U+%04X at %d: %s",
+              what,
+              (int) c,
+              i,
+              printed.substring(Math.max(0, i - 20), Math.min(printed.length(), i + 20)))
           .isFalse();
     }
   }
@@ -40,9 +49,15 @@ class TerminalInjectionIT {
     assertThat(run.exit()).isZero();
     assertTerminalSafe(run.out(), "stdout");
     assertTerminalSafe(run.err(), "stderr");
-    assertThat(run.out().lines().toList()).as("the text's own line break and tab are kept")
+    assertThat(run.out().lines().toList())
+        .as("the text's own line break and tab are kept")
         .contains("second line\tend")
-        .anySatisfy(l -> assertThat(l).startsWith("first line red ").contains(" link ").contains("right-to-left").doesNotContain("title"))
+        .anySatisfy(l ->
+            assertThat(l)
+                .startsWith("first line red ")
+                .contains(" link ")
+                .contains("right-to-left")
+                .doesNotContain("title"))
         .anySatisfy(l -> assertThat(l).startsWith("embedded red"));
     assertThat(run.err()).contains("log [error] lg").contains("working red");
   }
@@ -82,7 +97,9 @@ class TerminalInjectionIT {
 
   @Test
   void watchPrintsNotificationsAndTheServersNameWithoutTerminalControls() throws Exception {
-    Cli.Run run = Cli.run(Cli.herald(List.of("watch"), Cli.testMain(EvilServer.class, "-Devil.exit.ms=1500")));
+    Cli.Run run =
+        Cli.run(
+            Cli.herald(List.of("watch"), Cli.testMain(EvilServer.class, "-Devil.exit.ms=1500")));
 
     assertThat(run.exit()).isEqualTo(1);
     assertTerminalSafe(run.out(), "stdout");

@@ -33,59 +33,86 @@ public final class TestServer {
   public static void main(String[] args) throws Exception {
     String cancelledFile = System.getProperty("test.cancelled.file");
     McpServer.Builder b = McpServer.builder().info("test-server", "1");
-    b.resource(Resource.of(TICKER, "ticker", "text/plain"), ResourceHandler.text("text/plain", () -> "tick"));
-    b.prompt(Prompt.of("greet", "Says hello.", List.of()), get -> GetPromptResult.of(null, List.of(PromptMessage.user("hello"))));
-    b.tool(Tool.builder("spin").description("Reports progress without a total until cancelled.").build(), call -> {
-      for (long i = 1; ; i++) {
-        try {
-          Thread.sleep(100);
-          call.context().cancellation().throwIfCancelled();
-        } catch (InterruptedException | RuntimeException e) {
-          if (cancelledFile != null) {
-            String reason = call.context().cancellation().reason();
-            Files.writeString(Path.of(cancelledFile), String.valueOf(reason), StandardCharsets.UTF_8);
+    b.resource(
+        Resource.of(TICKER, "ticker", "text/plain"),
+        ResourceHandler.text("text/plain", () -> "tick"));
+    b.prompt(
+        Prompt.of("greet", "Says hello.", List.of()),
+        get -> GetPromptResult.of(null, List.of(PromptMessage.user("hello"))));
+    b.tool(
+        Tool.builder("spin")
+            .description("Reports progress without a total until cancelled.")
+            .build(),
+        call -> {
+          for (long i = 1; ; i++) {
+            try {
+              Thread.sleep(100);
+              call.context().cancellation().throwIfCancelled();
+            } catch (InterruptedException | RuntimeException e) {
+              if (cancelledFile != null) {
+                String reason = call.context().cancellation().reason();
+                Files.writeString(
+                    Path.of(cancelledFile), String.valueOf(reason), StandardCharsets.UTF_8);
+              }
+              throw e;
+            }
+            call.context().progress().report(i, null, "turn " + i);
           }
-          throw e;
-        }
-        call.context().progress().report(i, null, "turn " + i);
-      }
-    });
-    b.tool(Tool.builder("die").description("Reports progress once, then the process halts with code 3.").build(), call -> {
-      call.context().progress().report(1, 10.0, "about to die");
-      Thread.sleep(300);
-      Runtime.getRuntime().halt(3);
-      return CallToolResult.text("unreachable");
-    });
+        });
+    b.tool(
+        Tool.builder("die")
+            .description("Reports progress once, then the process halts with code 3.")
+            .build(),
+        call -> {
+          call.context().progress().report(1, 10.0, "about to die");
+          Thread.sleep(300);
+          Runtime.getRuntime().halt(3);
+          return CallToolResult.text("unreachable");
+        });
     McpServer server = b.build();
     long exitAfter = Long.getLong("test.exit.after.ms", 0);
     if (exitAfter > 0) {
-      Thread.ofPlatform().daemon().start(() -> {
-        try {
-          Thread.sleep(exitAfter);
-        } catch (InterruptedException e) {
-          return;
-        }
-        Runtime.getRuntime().halt(4);
-      });
+      Thread.ofPlatform()
+          .daemon()
+          .start(() -> {
+            try {
+              Thread.sleep(exitAfter);
+            } catch (InterruptedException e) {
+              return;
+            }
+            Runtime.getRuntime().halt(4);
+          });
     }
     if (Boolean.getBoolean("test.ticker")) {
       AtomicInteger n = new AtomicInteger();
-      Thread.ofPlatform().daemon().name("ticker").start(() -> {
-        while (true) {
-          try {
-            Thread.sleep(Duration.ofMillis(300));
-          } catch (InterruptedException e) {
-            return;
-          }
-          int i = n.incrementAndGet();
-          server.log(LoggingLevel.INFO, "ticker", "tick " + i);
-          server.notifyResourceUpdated(TICKER);
-          server.addTool(Tool.builder("dummy_" + i).description("added by the ticker").build(), c -> CallToolResult.text("dummy"));
-          server.resources().add(Resource.of("test://dummy/" + i, "dummy", "text/plain"), ResourceHandler.text("text/plain", () -> "d"));
-          server.prompts().add(Prompt.of("dummy_" + i, "added by the ticker", List.of()),
-              get -> GetPromptResult.of(null, List.of(PromptMessage.user("d"))));
-        }
-      });
+      Thread.ofPlatform()
+          .daemon()
+          .name("ticker")
+          .start(() -> {
+            while (true) {
+              try {
+                Thread.sleep(Duration.ofMillis(300));
+              } catch (InterruptedException e) {
+                return;
+              }
+              int i = n.incrementAndGet();
+              server.log(LoggingLevel.INFO, "ticker", "tick " + i);
+              server.notifyResourceUpdated(TICKER);
+              server.addTool(
+                  Tool.builder("dummy_" + i).description("added by the ticker").build(),
+                  c -> CallToolResult.text("dummy"));
+              server
+                  .resources()
+                  .add(
+                      Resource.of("test://dummy/" + i, "dummy", "text/plain"),
+                      ResourceHandler.text("text/plain", () -> "d"));
+              server
+                  .prompts()
+                  .add(
+                      Prompt.of("dummy_" + i, "added by the ticker", List.of()),
+                      get -> GetPromptResult.of(null, List.of(PromptMessage.user("d"))));
+            }
+          });
     }
     server.serveStdio();
   }

@@ -24,7 +24,8 @@ final class Tmux implements AutoCloseable {
   Tmux(List<String> command) throws IOException, InterruptedException {
     script = Files.createTempFile("herald-tmux", ".sh");
     String line = command.stream().map(Tmux::quote).collect(Collectors.joining(" "));
-    Files.writeString(script, "trap : INT\n" + line + "\necho \"EXIT=$?\"\nsleep 60\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        script, "trap : INT\n" + line + "\necho \"EXIT=$?\"\nsleep 60\n", StandardCharsets.UTF_8);
     tmux("new-session", "-d", "-s", "t", "-x", "120", "-y", "30", "bash --norc " + script);
   }
 
@@ -42,7 +43,8 @@ final class Tmux implements AutoCloseable {
   }
 
   /** Captures every {@code pollMs} until {@code done} holds for a capture, at most {@code timeoutMs}; returns all captures. */
-  List<String> captureUntil(Predicate<String> done, long pollMs, long timeoutMs) throws IOException, InterruptedException {
+  List<String> captureUntil(Predicate<String> done, long pollMs, long timeoutMs)
+      throws IOException, InterruptedException {
     List<String> captures = new java.util.ArrayList<>();
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
     while (System.nanoTime() < deadline) {
@@ -53,7 +55,9 @@ final class Tmux implements AutoCloseable {
       }
       Thread.sleep(pollMs);
     }
-    throw new AssertionError("the terminal never showed what was expected; last screen:\n" + (captures.isEmpty() ? "" : captures.get(captures.size() - 1)));
+    throw new AssertionError(
+        "the terminal never showed what was expected; last screen:\n"
+            + (captures.isEmpty() ? "" : captures.get(captures.size() - 1)));
   }
 
   private String tmux(String... args) throws IOException, InterruptedException {

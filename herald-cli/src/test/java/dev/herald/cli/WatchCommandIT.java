@@ -26,27 +26,40 @@ class WatchCommandIT {
   @Test
   void watchPrintsEachNotificationOnATimestampedLineUntilCtrlC() throws Exception {
     String marker = "watch-it-" + UUID.randomUUID();
-    Process p = new ProcessBuilder(Cli.herald(List.of("watch", "--resource", TestServer.TICKER, "--level", "info"),
-        Cli.testServer("-Dtest.ticker=true", "-Dherald.it.marker=" + marker))).start();
+    Process p =
+        new ProcessBuilder(
+                Cli.herald(
+                    List.of("watch", "--resource", TestServer.TICKER, "--level", "info"),
+                    Cli.testServer("-Dtest.ticker=true", "-Dherald.it.marker=" + marker)))
+            .start();
     p.getOutputStream().close();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    Thread.ofVirtual().start(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        r.lines().forEach(lines::add);
-      } catch (Exception ignored) {
-        // process gone
-      }
-    });
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (Exception e) {
-        return "";
-      }
-    });
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            r.lines().forEach(lines::add);
+          } catch (Exception ignored) {
+            // process gone
+          }
+        });
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> {
+          try {
+            return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+          } catch (Exception e) {
+            return "";
+          }
+        });
     try {
-      List<String> wanted = List.of("tools/list_changed", "prompts/list_changed", "resources/list_changed",
-          "resources/updated " + TestServer.TICKER, "log [info] ticker: tick ");
+      List<String> wanted =
+          List.of(
+              "tools/list_changed",
+              "prompts/list_changed",
+              "resources/list_changed",
+              "resources/updated " + TestServer.TICKER,
+              "log [info] ticker: tick ");
       java.util.Set<String> seen = new java.util.HashSet<>();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while (seen.size() < wanted.size() && System.nanoTime() < deadline) {
@@ -62,7 +75,10 @@ class WatchCommandIT {
       new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
       assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
       assertThat(p.exitValue()).isEqualTo(130);
-      assertThat(err.get(5, TimeUnit.SECONDS)).contains("watching test-server 1").contains("stopped").doesNotContain("Exception");
+      assertThat(err.get(5, TimeUnit.SECONDS))
+          .contains("watching test-server 1")
+          .contains("stopped")
+          .doesNotContain("Exception");
       awaitGone(marker);
     } finally {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -72,20 +88,28 @@ class WatchCommandIT {
 
   @Test
   void watchEndsWithOneLineAndExitOneWhenTheServerGoesAway() throws Exception {
-    Cli.Run run = Cli.run(Cli.herald(List.of("watch"), Cli.testServer("-Dtest.exit.after.ms=1500")));
+    Cli.Run run =
+        Cli.run(Cli.herald(List.of("watch"), Cli.testServer("-Dtest.exit.after.ms=1500")));
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.err().lines().filter(l -> l.startsWith("herald:")).toList())
-        .singleElement().asString().startsWith("herald: the server went away").endsWith("(server exited with code 4)");
+        .singleElement()
+        .asString()
+        .startsWith("herald: the server went away")
+        .endsWith("(server exited with code 4)");
   }
 
   @Test
   void unknownLevelIsAUsageError() throws Exception {
     Cli.Run run = Cli.run(Cli.herald(List.of("watch", "--level", "loud"), Cli.testServer()));
     assertThat(run.exit()).isEqualTo(2);
-    assertThat(run.errLines()).singleElement().asString().startsWith("herald: unknown log level 'loud'");
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("herald: unknown log level 'loud'");
   }
 
   static void awaitGone(String marker) throws InterruptedException {
-    eventually(() -> !Cli.anyProcessWith(marker), "no server process tagged " + marker + " survives");
+    eventually(
+        () -> !Cli.anyProcessWith(marker), "no server process tagged " + marker + " survives");
   }
 }

@@ -1,11 +1,11 @@
 package dev.herald.client;
 
-import dev.herald.internal.session.InboundCall;
-import dev.herald.session.CancellationToken;
 import dev.herald.internal.session.Capability;
-import dev.herald.session.Interceptor;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.internal.session.MethodRow;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.session.CancellationToken;
+import dev.herald.session.Interceptor;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
@@ -36,42 +36,72 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ClientMethods {
   static final Capability SAMPLING = Capability.client("sampling", c -> c.supportsSampling());
-  static final Capability ELICITATION = Capability.client("elicitation", c -> c.supportsElicitation());
+  static final Capability ELICITATION =
+      Capability.client("elicitation", c -> c.supportsElicitation());
   static final Capability ROOTS = Capability.client("roots", c -> c.supportsRoots());
-  static final Capability LOGGING = Capability.server("logging", ServerCapabilities::supportsLogging);
-  static final Capability TOOLS_LIST_CHANGED = Capability.server("tools.listChanged", ServerCapabilities::toolsListChanged);
-  static final Capability PROMPTS_LIST_CHANGED = Capability.server("prompts.listChanged", ServerCapabilities::promptsListChanged);
+  static final Capability LOGGING =
+      Capability.server("logging", ServerCapabilities::supportsLogging);
+  static final Capability TOOLS_LIST_CHANGED =
+      Capability.server("tools.listChanged", ServerCapabilities::toolsListChanged);
+  static final Capability PROMPTS_LIST_CHANGED =
+      Capability.server("prompts.listChanged", ServerCapabilities::promptsListChanged);
   static final Capability RESOURCES_LIST_CHANGED =
       Capability.server("resources.listChanged", ServerCapabilities::resourcesListChanged);
-  static final Capability RESOURCES_SUBSCRIBE = Capability.server("resources.subscribe", ServerCapabilities::resourcesSubscribe);
+  static final Capability RESOURCES_SUBSCRIBE =
+      Capability.server("resources.subscribe", ServerCapabilities::resourcesSubscribe);
 
-  static final List<MethodRow<McpClient, ?, ?>> ROWS = List.of(
-      MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
-          .in(ProtocolVersion::ping).beforeInitialized().handler((McpClient c, Void p, InboundCall call) -> McpJson.object()),
-      MethodRow.request(McpMethods.SAMPLING_CREATE_MESSAGE, CreateMessageParams.class, CreateMessageResult.class)
-          .in(ProtocolVersion::serverRequests).needs(SAMPLING).handler((McpClient c, CreateMessageParams p, InboundCall call) -> c.answers().sample(p, call)),
-      MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, ElicitResult.class)
-          .in(v -> v.serverRequests() && v.elicitation()).needs(ELICITATION).handler((McpClient c, ElicitParams p, InboundCall call) -> c.answers().elicit(p, call)),
-      MethodRow.request(McpMethods.ROOTS_LIST, Void.class, ListRootsResult.class)
-          .in(ProtocolVersion::serverRequests).needs(ROOTS).handler((McpClient c, Void p, InboundCall call) -> c.answers().roots()),
-      // Notifications the server sends, each acted on only when the server declared its capability
-      // at initialize; otherwise dropped and reported (MCP specification, "Capability Negotiation").
-      MethodRow.notification(McpMethods.MESSAGE, LoggingMessageParams.class)
-          .needs(LOGGING).receiver((McpClient c, @Nullable LoggingMessageParams p) -> c.onLog(p)),
-      MethodRow.notification(McpMethods.TOOLS_LIST_CHANGED, Void.class)
-          .needs(TOOLS_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.TOOLS)),
-      MethodRow.notification(McpMethods.PROMPTS_LIST_CHANGED, Void.class)
-          .needs(PROMPTS_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.PROMPTS)),
-      MethodRow.notification(McpMethods.RESOURCES_LIST_CHANGED, Void.class)
-          .needs(RESOURCES_LIST_CHANGED).receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.RESOURCES)),
-      MethodRow.notification(McpMethods.RESOURCES_UPDATED, ResourceUpdatedParams.class)
-          .needs(RESOURCES_SUBSCRIBE).receiver((McpClient c, @Nullable ResourceUpdatedParams p) -> c.onResourceUpdated(p)));
+  static final List<MethodRow<McpClient, ?, ?>> ROWS =
+      List.of(
+          MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
+              .in(ProtocolVersion::ping)
+              .beforeInitialized()
+              .handler((McpClient c, Void p, InboundCall call) -> McpJson.object()),
+          MethodRow.request(
+                  McpMethods.SAMPLING_CREATE_MESSAGE,
+                  CreateMessageParams.class,
+                  CreateMessageResult.class)
+              .in(ProtocolVersion::serverRequests)
+              .needs(SAMPLING)
+              .handler((McpClient c, CreateMessageParams p, InboundCall call) ->
+                  c.answers().sample(p, call)),
+          MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, ElicitResult.class)
+              .in(v -> v.serverRequests() && v.elicitation())
+              .needs(ELICITATION)
+              .handler(
+                  (McpClient c, ElicitParams p, InboundCall call) -> c.answers().elicit(p, call)),
+          MethodRow.request(McpMethods.ROOTS_LIST, Void.class, ListRootsResult.class)
+              .in(ProtocolVersion::serverRequests)
+              .needs(ROOTS)
+              .handler((McpClient c, Void p, InboundCall call) -> c.answers().roots()),
+          // Notifications the server sends, each acted on only when the server declared its
+          // capability
+          // at initialize; otherwise dropped and reported (MCP specification, "Capability
+          // Negotiation").
+          MethodRow.notification(McpMethods.MESSAGE, LoggingMessageParams.class)
+              .needs(LOGGING)
+              .receiver((McpClient c, @Nullable LoggingMessageParams p) -> c.onLog(p)),
+          MethodRow.notification(McpMethods.TOOLS_LIST_CHANGED, Void.class)
+              .needs(TOOLS_LIST_CHANGED)
+              .receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.TOOLS)),
+          MethodRow.notification(McpMethods.PROMPTS_LIST_CHANGED, Void.class)
+              .needs(PROMPTS_LIST_CHANGED)
+              .receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.PROMPTS)),
+          MethodRow.notification(McpMethods.RESOURCES_LIST_CHANGED, Void.class)
+              .needs(RESOURCES_LIST_CHANGED)
+              .receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.RESOURCES)),
+          MethodRow.notification(McpMethods.RESOURCES_UPDATED, ResourceUpdatedParams.class)
+              .needs(RESOURCES_SUBSCRIBE)
+              .receiver(
+                  (McpClient c, @Nullable ResourceUpdatedParams p) -> c.onResourceUpdated(p)));
 
   private final @Nullable SamplingHandler sampling;
   private final @Nullable ElicitationHandler elicitation;
   private final @Nullable Supplier<List<Root>> roots;
 
-  ClientMethods(@Nullable SamplingHandler sampling, @Nullable ElicitationHandler elicitation, @Nullable Supplier<List<Root>> roots) {
+  ClientMethods(
+      @Nullable SamplingHandler sampling,
+      @Nullable ElicitationHandler elicitation,
+      @Nullable Supplier<List<Root>> roots) {
     this.sampling = sampling;
     this.elicitation = elicitation;
     this.roots = roots;
@@ -84,7 +114,8 @@ final class ClientMethods {
 
   private CreateMessageResult sample(CreateMessageParams p, InboundCall call) throws Exception {
     if (sampling == null) {
-      throw McpException.methodNotFound(call.method()); // declared through capabilities(), no handler given
+      throw McpException.methodNotFound(
+          call.method()); // declared through capabilities(), no handler given
     }
     return nonNull(sampling.createMessage(p, context(call)));
   }
@@ -93,7 +124,8 @@ final class ClientMethods {
     if (elicitation == null) {
       throw McpException.methodNotFound(call.method());
     }
-    return ElicitationDefaults.apply(p.requestedSchema(), nonNull(elicitation.elicit(p, context(call))));
+    return ElicitationDefaults.apply(
+        p.requestedSchema(), nonNull(elicitation.elicit(p, context(call))));
   }
 
   private ListRootsResult roots() {
@@ -145,7 +177,8 @@ final class ClientMethods {
     public boolean declared(McpClient client, Capability capability, InboundCall call) {
       return switch (capability) {
         case Capability.OfClient c -> c.declaredIn().test(client.capabilities());
-        case Capability.OfServer s -> client.isInitialized() && s.declaredIn().test(client.serverCapabilities());
+        case Capability.OfServer s ->
+            client.isInitialized() && s.declaredIn().test(client.serverCapabilities());
       };
     }
 

@@ -21,7 +21,8 @@ final class ElicitationDefaults {
     if (props == null || !props.isObject()) {
       return result;
     }
-    ObjectNode content = result.content() == null ? dev.herald.wire.McpJson.object() : result.content().deepCopy();
+    ObjectNode content =
+        result.content() == null ? dev.herald.wire.McpJson.object() : result.content().deepCopy();
     boolean changed = result.content() == null;
     for (var e : props.properties()) {
       JsonNode def = e.getValue().get("default");

@@ -1,12 +1,12 @@
 package dev.herald.client;
 
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.internal.session.MethodTable;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
-import dev.herald.session.Scheduler;
 import dev.herald.session.Interceptor;
-import dev.herald.internal.session.MethodTable;
+import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
@@ -90,30 +90,39 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class McpClient implements AutoCloseable {
   private volatile SessionEngine engine;
+
   /** The builder's settings, frozen at connect: every session is opened from these. */
   private final ClientSettings settings;
+
   /** Replaces a session the server lost; null when connected with a single transport. */
   private final @Nullable SessionRestarter restarter;
-  private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
+
+  private final java.util.concurrent.atomic.AtomicBoolean closing =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable LoggingLevel requestedLevel;
   private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
+
   /**
    * What the server declared in its last {@code initialize} answer, learnt on the transport's
    * reader before any later notification is read: the server's notifications are acted on only
    * when it declared their capability.
    */
   private volatile @Nullable ServerCapabilities announced;
+
   private volatile ProtocolVersion version;
   private final Listeners listeners;
   private final CatalogCache<Tool> tools;
   private final CatalogCache<Prompt> prompts;
   private final CatalogCache<Resource> resources;
   private final CatalogCache<ResourceTemplate> templates;
-  private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions = new ConcurrentHashMap<>();
+  private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions =
+      new ConcurrentHashMap<>();
   private final AtomicReference<List<Root>> roots;
   private final ClientCapabilities capabilities;
+
   /** The host's answers to server requests, and the table and chain they run through. */
   private final ClientMethods answers;
+
   private final MethodTable<McpClient> methods;
 
   static {
@@ -127,17 +136,44 @@ public final class McpClient implements AutoCloseable {
     this.roots = new AtomicReference<>(List.copyOf(s.roots() == null ? List.of() : s.roots()));
     this.capabilities = s.capabilities();
     this.version = s.version();
-    this.answers = new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
+    this.answers =
+        new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
     this.methods = ClientMethods.table(s.interceptors());
     this.settings = s;
     java.util.function.Supplier<Transport> transports = s.transports();
-    this.restarter = transports == null ? null : new SessionRestarter(transports, s.restartListeners(), new Restarts());
+    this.restarter =
+        transports == null
+            ? null
+            : new SessionRestarter(transports, s.restartListeners(), new Restarts());
     this.engine = newEngine(transport);
-    this.tools = new CatalogCache<>(() -> listAll(McpMethods.TOOLS_LIST, ListToolsResult.class, ListToolsResult::tools, ListToolsResult::nextCursor));
-    this.prompts = new CatalogCache<>(() -> listAll(McpMethods.PROMPTS_LIST, ListPromptsResult.class, ListPromptsResult::prompts, ListPromptsResult::nextCursor));
-    this.resources = new CatalogCache<>(() -> listAll(McpMethods.RESOURCES_LIST, ListResourcesResult.class, ListResourcesResult::resources, ListResourcesResult::nextCursor));
-    this.templates = new CatalogCache<>(() -> listAll(McpMethods.RESOURCES_TEMPLATES_LIST, ListResourceTemplatesResult.class,
-        ListResourceTemplatesResult::resourceTemplates, ListResourceTemplatesResult::nextCursor));
+    this.tools =
+        new CatalogCache<>(() ->
+            listAll(
+                McpMethods.TOOLS_LIST,
+                ListToolsResult.class,
+                ListToolsResult::tools,
+                ListToolsResult::nextCursor));
+    this.prompts =
+        new CatalogCache<>(() ->
+            listAll(
+                McpMethods.PROMPTS_LIST,
+                ListPromptsResult.class,
+                ListPromptsResult::prompts,
+                ListPromptsResult::nextCursor));
+    this.resources =
+        new CatalogCache<>(() ->
+            listAll(
+                McpMethods.RESOURCES_LIST,
+                ListResourcesResult.class,
+                ListResourcesResult::resources,
+                ListResourcesResult::nextCursor));
+    this.templates =
+        new CatalogCache<>(() ->
+            listAll(
+                McpMethods.RESOURCES_TEMPLATES_LIST,
+                ListResourceTemplatesResult.class,
+                ListResourceTemplatesResult::resourceTemplates,
+                ListResourceTemplatesResult::nextCursor));
   }
 
   /** A builder with the defaults each setter names; connect it with {@link Builder#connect}. */
@@ -151,10 +187,11 @@ public final class McpClient implements AutoCloseable {
 
   private SessionEngine newEngine(Transport transport) {
     ClientSettings s = settings;
-    SessionEngine.Builder builder = SessionEngine.builder()
-        .name("client")
-        .transport(transport)
-        .requests(call -> methods.dispatch(this, call));
+    SessionEngine.Builder builder =
+        SessionEngine.builder()
+            .name("client")
+            .transport(transport)
+            .requests(call -> methods.dispatch(this, call));
     methods.registerNotifications(builder, () -> this);
     return builder
         .ticker(s.ticker())
@@ -174,7 +211,9 @@ public final class McpClient implements AutoCloseable {
 
   /** The catalog areas a server can announce changes of. */
   public enum Area {
-    TOOLS, PROMPTS, RESOURCES
+    TOOLS,
+    PROMPTS,
+    RESOURCES
   }
 
   // ---------------------------------------------------------------- session facts
@@ -278,18 +317,21 @@ public final class McpClient implements AutoCloseable {
     };
   }
 
-  private <R, T> List<T> listAll(String method, Class<R> type, Function<R, List<T>> items, Function<R, @Nullable String> next)
+  private <R, T> List<T> listAll(
+      String method, Class<R> type, Function<R, List<T>> items, Function<R, @Nullable String> next)
       throws InterruptedException {
     List<T> out = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     String cursor = null;
     do {
-      JsonNode node = await(engine.request(method, McpJson.toObject(PaginatedParams.after(cursor))).result());
+      JsonNode node =
+          await(engine.request(method, McpJson.toObject(PaginatedParams.after(cursor))).result());
       R page = McpJson.resultFromTree(node, type);
       out.addAll(items.apply(page));
       cursor = next.apply(page);
       if (cursor != null && !seen.add(cursor)) {
-        throw new McpException(ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor on " + method);
+        throw new McpException(
+            ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor on " + method);
       }
     } while (cursor != null);
     return out;
@@ -298,7 +340,8 @@ public final class McpClient implements AutoCloseable {
   // ---------------------------------------------------------------- tools
 
   /** Calls a tool and waits for its result, with the connection's default options. */
-  public CallToolResult callTool(String name, @Nullable ObjectNode arguments) throws InterruptedException {
+  public CallToolResult callTool(String name, @Nullable ObjectNode arguments)
+      throws InterruptedException {
     return callTool(name, arguments, CallOptions.defaults());
   }
 
@@ -309,19 +352,23 @@ public final class McpClient implements AutoCloseable {
    * @throws dev.herald.session.CancelledException if cancelled; {@link dev.herald.session.TimeoutException} if a clock ran out
    * @throws TransportException if the connection ended
    */
-  public CallToolResult callTool(String name, @Nullable ObjectNode arguments, CallOptions options) throws InterruptedException {
+  public CallToolResult callTool(String name, @Nullable ObjectNode arguments, CallOptions options)
+      throws InterruptedException {
     return callToolAsync(name, arguments, options).await();
   }
 
   /** Starts a tool call; the handle gives its result, its progress record and cancellation. */
-  public ToolCallHandle callToolAsync(String name, @Nullable ObjectNode arguments, CallOptions options) {
+  public ToolCallHandle callToolAsync(
+      String name, @Nullable ObjectNode arguments, CallOptions options) {
     ObjectNode params = McpJson.toObject(CallToolParams.of(name, arguments));
     return new ToolCallHandle(engine.request(McpMethods.TOOLS_CALL, params, options, null));
   }
 
-  // ---------------------------------------------------------------- prompts, resources, completions
+  // ---------------------------------------------------------------- prompts, resources,
+  // completions
 
-  public GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments) throws InterruptedException {
+  public GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments)
+      throws InterruptedException {
     return call(McpMethods.PROMPTS_GET, GetPromptParams.of(name, arguments), GetPromptResult.class);
   }
 
@@ -340,13 +387,15 @@ public final class McpClient implements AutoCloseable {
    *
    * @throws IllegalStateException if the server did not declare {@code resources.subscribe}
    */
-  public ResourceSubscription subscribe(String uri, Consumer<ResourceUpdatedParams> listener) throws InterruptedException {
+  public ResourceSubscription subscribe(String uri, Consumer<ResourceUpdatedParams> listener)
+      throws InterruptedException {
     Objects.requireNonNull(uri, "uri");
     Objects.requireNonNull(listener, "listener");
     if (!serverCapabilities().resourcesSubscribe()) {
       throw new IllegalStateException("the server does not support resource subscriptions");
     }
-    CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.computeIfAbsent(uri, u -> new CopyOnWriteArrayList<>());
+    CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list =
+        subscriptions.computeIfAbsent(uri, u -> new CopyOnWriteArrayList<>());
     boolean first = list.isEmpty();
     list.add(listener);
     if (first) {
@@ -361,7 +410,8 @@ public final class McpClient implements AutoCloseable {
     return new ResourceSubscription(uri, () -> unsubscribe(uri, listener));
   }
 
-  private void unsubscribe(String uri, Consumer<ResourceUpdatedParams> listener) throws InterruptedException {
+  private void unsubscribe(String uri, Consumer<ResourceUpdatedParams> listener)
+      throws InterruptedException {
     CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list = subscriptions.get(uri);
     if (list == null || !list.remove(listener) || !list.isEmpty()) {
       return;
@@ -387,7 +437,8 @@ public final class McpClient implements AutoCloseable {
 
   /** Adds a listener called after an area's cache was marked stale by the server. */
   public void onListChanged(Area area, Runnable listener) {
-    Objects.requireNonNull(listeners.listChanged.get(area)).add(Objects.requireNonNull(listener)); // every area has a list
+    Objects.requireNonNull(listeners.listChanged.get(area))
+        .add(Objects.requireNonNull(listener)); // every area has a list
   }
 
   /**
@@ -398,7 +449,8 @@ public final class McpClient implements AutoCloseable {
    */
   public void setRoots(List<Root> newRoots) {
     if (capabilities.roots() == null) {
-      throw new IllegalStateException("this client declared no roots capability; give the builder roots(...) first");
+      throw new IllegalStateException(
+          "this client declared no roots capability; give the builder roots(...) first");
     }
     roots.set(List.copyOf(newRoots));
     if (capabilities.supportsRootsListChanged()) {
@@ -446,7 +498,8 @@ public final class McpClient implements AutoCloseable {
         templates.invalidate();
       }
     }
-    listeners.run(() -> Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run));
+    listeners.run(
+        () -> Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run));
   }
 
   void onResourceUpdated(@Nullable ResourceUpdatedParams p) {
@@ -476,24 +529,33 @@ public final class McpClient implements AutoCloseable {
     engine.start();
     InitializeResult result;
     try {
-      JsonNode node = await(engine.request(
-              McpMethods.INITIALIZE,
-              McpJson.toObject(new InitializeParams(version.wire(), capabilities, s.info(), null)),
-              CallOptions.builder().timeout(s.initializeTimeout()).build(),
-              null,
-              this::learnCapabilities)
-          .result());
+      JsonNode node =
+          await(
+              engine
+                  .request(
+                      McpMethods.INITIALIZE,
+                      McpJson.toObject(
+                          new InitializeParams(version.wire(), capabilities, s.info(), null)),
+                      CallOptions.builder().timeout(s.initializeTimeout()).build(),
+                      null,
+                      this::learnCapabilities)
+                  .result());
       result = McpJson.resultFromTree(node, InitializeResult.class);
     } catch (RuntimeException | InterruptedException e) {
       close();
       throw e;
     }
-    ProtocolVersion agreed = ProtocolVersion.parse(result.protocolVersion()).filter(ProtocolVersion::handshake).orElse(null);
+    ProtocolVersion agreed =
+        ProtocolVersion.parse(result.protocolVersion())
+            .filter(ProtocolVersion::handshake)
+            .orElse(null);
     if (agreed == null) {
       close();
       throw new McpException(
           ErrorCodes.INVALID_REQUEST,
-          "server chose protocol version " + result.protocolVersion() + ", which this client does not support");
+          "server chose protocol version "
+              + result.protocolVersion()
+              + ", which this client does not support");
     }
     init.set(result);
     version = agreed;
@@ -563,9 +625,11 @@ public final class McpClient implements AutoCloseable {
   /** Listener lists and the one virtual thread they run on, in arrival order. */
   private static final class Listeners {
     final CopyOnWriteArrayList<Consumer<LoggingMessageParams>> logs;
-    final Map<Area, CopyOnWriteArrayList<Runnable>> listChanged = new java.util.EnumMap<>(Area.class);
+    final Map<Area, CopyOnWriteArrayList<Runnable>> listChanged =
+        new java.util.EnumMap<>(Area.class);
     private final java.util.concurrent.ExecutorService executor =
-        java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-client-listeners").factory());
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            Thread.ofVirtual().name("herald-client-listeners").factory());
 
     Listeners(ClientSettings s) {
       this.logs = new CopyOnWriteArrayList<>(s.logListeners());
@@ -580,7 +644,8 @@ public final class McpClient implements AutoCloseable {
           try {
             task.run();
           } catch (RuntimeException e) {
-            System.getLogger("dev.herald.client").log(System.Logger.Level.WARNING, "listener failed", e);
+            System.getLogger("dev.herald.client")
+                .log(System.Logger.Level.WARNING, "listener failed", e);
           }
         });
       } catch (java.util.concurrent.RejectedExecutionException closed) {
@@ -603,8 +668,15 @@ public final class McpClient implements AutoCloseable {
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private final List<Consumer<LoggingMessageParams>> logListeners = new ArrayList<>();
-    private final java.util.EnumMap<Area, List<Runnable>> listChangedListeners = new java.util.EnumMap<>(Map.of(
-        Area.TOOLS, new ArrayList<>(), Area.PROMPTS, new ArrayList<>(), Area.RESOURCES, new ArrayList<>()));
+    private final java.util.EnumMap<Area, List<Runnable>> listChangedListeners =
+        new java.util.EnumMap<>(
+            Map.of(
+                Area.TOOLS,
+                new ArrayList<>(),
+                Area.PROMPTS,
+                new ArrayList<>(),
+                Area.RESOURCES,
+                new ArrayList<>()));
     private @Nullable SamplingHandler sampling;
     private @Nullable ElicitationHandler elicitation;
     private @Nullable List<Root> roots;
@@ -738,7 +810,8 @@ public final class McpClient implements AutoCloseable {
      * off the transport's reader.
      */
     public Builder onListChanged(Area area, Runnable listener) {
-      Objects.requireNonNull(listChangedListeners.get(Objects.requireNonNull(area, "area"))).add(Objects.requireNonNull(listener, "listener"));
+      Objects.requireNonNull(listChangedListeners.get(Objects.requireNonNull(area, "area")))
+          .add(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -771,20 +844,36 @@ public final class McpClient implements AutoCloseable {
     }
 
     ClientCapabilities effectiveCapabilities() {
-      ClientCapabilities declared = new ClientCapabilities(
-          null,
-          roots == null ? null : new ClientCapabilities.Roots(true),
-          sampling == null ? null : McpJson.object(),
-          elicitation == null ? null : McpJson.object().set("form", McpJson.object()),
-          null,
-          null);
+      ClientCapabilities declared =
+          new ClientCapabilities(
+              null,
+              roots == null ? null : new ClientCapabilities.Roots(true),
+              sampling == null ? null : McpJson.object(),
+              elicitation == null ? null : McpJson.object().set("form", McpJson.object()),
+              null,
+              null);
       return capabilities.union(declared);
     }
 
     /** What this builder says now, frozen for a client that connects with {@code transports}. */
     ClientSettings snapshot(java.util.function.@Nullable Supplier<Transport> transports) {
-      return new ClientSettings(info, effectiveCapabilities(), version, defaults, initializeTimeout, ticker, scheduler,
-          logListeners, listChangedListeners, sampling, elicitation, roots, transports, restartListeners, interceptors, eventListeners);
+      return new ClientSettings(
+          info,
+          effectiveCapabilities(),
+          version,
+          defaults,
+          initializeTimeout,
+          ticker,
+          scheduler,
+          logListeners,
+          listChangedListeners,
+          sampling,
+          elicitation,
+          roots,
+          transports,
+          restartListeners,
+          interceptors,
+          eventListeners);
     }
 
     /**
@@ -799,7 +888,8 @@ public final class McpClient implements AutoCloseable {
       return connect(snapshot(null), Objects.requireNonNull(transport, "transport"));
     }
 
-    private static McpClient connect(ClientSettings settings, Transport transport) throws InterruptedException {
+    private static McpClient connect(ClientSettings settings, Transport transport)
+        throws InterruptedException {
       McpClient client = new McpClient(settings, transport);
       client.handshake(client.engine);
       return client;
@@ -814,7 +904,8 @@ public final class McpClient implements AutoCloseable {
      * builder had at this call (client info, capabilities, handlers, timeouts, listeners): changing
      * the builder afterwards does not change the connected client.
      */
-    public McpClient connect(java.util.function.Supplier<Transport> transports) throws InterruptedException {
+    public McpClient connect(java.util.function.Supplier<Transport> transports)
+        throws InterruptedException {
       Objects.requireNonNull(transports, "transports");
       return connect(snapshot(transports), Objects.requireNonNull(transports.get(), "transport"));
     }

@@ -21,9 +21,22 @@ public final class ProgressText {
     StringBuilder b = new StringBuilder();
     if (u.determinate()) {
       double f = u.fraction().orElse(0);
-      b.append(String.format(Locale.ROOT, "%d%% (%s/%s%s)", (int) Math.floor(f * 100), num(u.progress()), num(u.total()), suffix));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%d%% (%s/%s%s)",
+              (int) Math.floor(f * 100),
+              num(u.progress()),
+              num(u.total()),
+              suffix));
     } else {
-      b.append(String.format(Locale.ROOT, "indeterminate: %s%s, %.1fs", num(u.progress()), suffix, u.elapsed().toMillis() / 1000.0));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "indeterminate: %s%s, %.1fs",
+              num(u.progress()),
+              suffix,
+              u.elapsed().toMillis() / 1000.0));
     }
     if (u.message() != null && !u.message().isEmpty()) {
       b.append(' ').append(u.message());
@@ -35,6 +48,8 @@ public final class ProgressText {
     if (v == null) {
       return "?";
     }
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString(v.longValue()) : String.format(Locale.ROOT, "%.2f", v);
+    return v == Math.rint(v) && Math.abs(v) < 1e15
+        ? Long.toString(v.longValue())
+        : String.format(Locale.ROOT, "%.2f", v);
   }
 }

@@ -11,5 +11,6 @@ import dev.herald.wire.CreateMessageResult;
  */
 @FunctionalInterface
 public interface SamplingHandler {
-  CreateMessageResult createMessage(CreateMessageParams params, ClientRequestContext context) throws Exception;
+  CreateMessageResult createMessage(CreateMessageParams params, ClientRequestContext context)
+      throws Exception;
 }

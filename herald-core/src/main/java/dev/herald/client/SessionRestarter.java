@@ -39,7 +39,8 @@ final class SessionRestarter {
   private final List<Consumer<SessionRestart>> listeners;
   private final Host host;
 
-  SessionRestarter(Supplier<Transport> transports, List<Consumer<SessionRestart>> listeners, Host host) {
+  SessionRestarter(
+      Supplier<Transport> transports, List<Consumer<SessionRestart>> listeners, Host host) {
     this.transports = transports;
     this.listeners = List.copyOf(listeners);
     this.host = host;
@@ -47,11 +48,13 @@ final class SessionRestarter {
 
   /** Replaces {@code engine}'s session by a new one if the server loses it. */
   void watch(SessionEngine engine) {
-    engine.closed().whenComplete((cause, err) -> {
-      if (cause instanceof SessionExpiredException && !host.closing()) {
-        Thread.ofVirtual().name("herald-client-restart").start(() -> restart(cause));
-      }
-    });
+    engine
+        .closed()
+        .whenComplete((cause, err) -> {
+          if (cause instanceof SessionExpiredException && !host.closing()) {
+            Thread.ofVirtual().name("herald-client-restart").start(() -> restart(cause));
+          }
+        });
   }
 
   private void restart(Throwable cause) {

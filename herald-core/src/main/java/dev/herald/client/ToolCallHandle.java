@@ -22,7 +22,8 @@ public final class ToolCallHandle {
 
   ToolCallHandle(OutboundCall call) {
     this.call = call;
-    this.result = call.result().thenApply(node -> McpJson.resultFromTree(node, CallToolResult.class));
+    this.result =
+        call.result().thenApply(node -> McpJson.resultFromTree(node, CallToolResult.class));
   }
 
   public RequestId id() {

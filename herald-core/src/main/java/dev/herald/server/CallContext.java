@@ -1,8 +1,8 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
-import dev.herald.internal.session.InboundCall;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
@@ -64,7 +64,8 @@ final class CallContext implements RequestContext {
   }
 
   @Override
-  public CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+  public CreateMessageResult sample(CreateMessageParams params, CallOptions options)
+      throws InterruptedException {
     return ReverseCalls.sample(session, call, params, options);
   }
 

@@ -20,6 +20,7 @@ enum CatalogArea {
 
   private final String method;
   private final Predicate<ServerCapabilities> declared;
+
   /** The notification, encoded on first use; it has no params, so one encoding serves every server. */
   private volatile @Nullable EncodedMessage notification;
 

@@ -18,23 +18,35 @@ import java.util.List;
 final class CompletionMethods {
   private CompletionMethods() {}
 
-  static CompleteResult complete(ServerSession session, CompleteParams p, InboundCall call) throws Exception {
+  static CompleteResult complete(ServerSession session, CompleteParams p, InboundCall call)
+      throws Exception {
     String argument = p.argument().name();
     switch (p.ref()) {
       case PromptReference ref -> {
-        PromptCatalog.Entry entry = PromptMethods.prompt(session, ref.name())
-            .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown prompt: " + ref.name()));
-        List<PromptArgument> args = entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
+        PromptCatalog.Entry entry =
+            PromptMethods.prompt(session, ref.name())
+                .orElseThrow(() ->
+                    McpException.invalidParams("Invalid params: unknown prompt: " + ref.name()));
+        List<PromptArgument> args =
+            entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
         if (args.stream().noneMatch(a -> a.name().equals(argument))) {
-          throw McpException.invalidParams("Invalid params: prompt " + ref.name() + " has no argument '" + argument + "'");
+          throw McpException.invalidParams(
+              "Invalid params: prompt " + ref.name() + " has no argument '" + argument + "'");
         }
       }
       case ResourceTemplateReference ref -> {
-        UriTemplate template = ResourceMethods.template(session, ref.uri())
-            .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown resource template: " + ref.uri()));
+        UriTemplate template =
+            ResourceMethods.template(session, ref.uri())
+                .orElseThrow(() ->
+                    McpException.invalidParams(
+                        "Invalid params: unknown resource template: " + ref.uri()));
         if (!template.variables().contains(argument)) {
           throw McpException.invalidParams(
-              "Invalid params: resource template " + ref.uri() + " has no variable '" + argument + "'");
+              "Invalid params: resource template "
+                  + ref.uri()
+                  + " has no variable '"
+                  + argument
+                  + "'");
         }
       }
     }
@@ -42,7 +54,13 @@ final class CompletionMethods {
     if (handler == null) {
       return CompleteResult.empty();
     }
-    CompletionRequest request = new CompletionRequest(p.ref(), argument, p.argument().value(), p.contextArguments(), new CallContext(session, call));
+    CompletionRequest request =
+        new CompletionRequest(
+            p.ref(),
+            argument,
+            p.argument().value(),
+            p.contextArguments(),
+            new CallContext(session, call));
     List<String> matches = handler.complete(request);
     return CompleteResult.of(matches == null ? List.of() : matches);
   }

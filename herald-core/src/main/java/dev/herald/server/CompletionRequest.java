@@ -13,7 +13,11 @@ import java.util.Map;
  * @param requestContext cancellation, logging and the session
  */
 public record CompletionRequest(
-    CompletionReference ref, String argument, String value, Map<String, String> context, RequestContext requestContext) {
+    CompletionReference ref,
+    String argument,
+    String value,
+    Map<String, String> context,
+    RequestContext requestContext) {
   public CompletionRequest {
     context = Map.copyOf(context);
   }

@@ -28,7 +28,8 @@ final class LayeredCatalog<E> {
 
   static {
     try {
-      OVERLAY = MethodHandles.lookup().findVarHandle(LayeredCatalog.class, "overlay", Catalog.class);
+      OVERLAY =
+          MethodHandles.lookup().findVarHandle(LayeredCatalog.class, "overlay", Catalog.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -98,7 +99,8 @@ final class LayeredCatalog<E> {
     if (m != null && m.base() == b && m.overlay() == top) {
       return m.list();
     }
-    List<E> list = base.kind().order() == Catalog.Order.BY_KEY ? bySortedKey(b, top) : byRegistration(b, top);
+    List<E> list =
+        base.kind().order() == Catalog.Order.BY_KEY ? bySortedKey(b, top) : byRegistration(b, top);
     merged = new Merged<>(b, top, list);
     return list;
   }

@@ -26,11 +26,14 @@ final class LifecycleMethods {
   static InitializeResult initialize(ServerSession session, InitializeParams p, InboundCall call) {
     McpServer server = session.server();
     ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
-    ProtocolVersion chosen = requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
+    ProtocolVersion chosen =
+        requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
     ClientCapabilities caps = p.capabilities();
     ServerCapabilities declared = server.capabilities();
     if (!session.beginInitialize(p.clientInfo(), caps, chosen, declared)) {
-      throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: initialize was already received on this session");
+      throw new McpException(
+          ErrorCodes.INVALID_REQUEST,
+          "Invalid request: initialize was already received on this session");
     }
     return new InitializeResult(chosen.wire(), declared, server.info, server.instructions, null);
   }
@@ -40,9 +43,13 @@ final class LifecycleMethods {
   }
 
   static ObjectNode setLevel(ServerSession session, SetLevelParams p, InboundCall call) {
-    LoggingLevel level = LoggingLevel.parse(p.level() == null ? "" : p.level())
-        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown logging level '" + p.level()
-            + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
+    LoggingLevel level =
+        LoggingLevel.parse(p.level() == null ? "" : p.level())
+            .orElseThrow(() ->
+                McpException.invalidParams(
+                    "Invalid params: unknown logging level '"
+                        + p.level()
+                        + "'; expected one of debug, info, notice, warning, error, critical, alert, emergency"));
     session.logLevel(level);
     return McpJson.object();
   }
@@ -52,6 +59,12 @@ final class LifecycleMethods {
     McpServer server = session.server();
     ObjectNode meta = McpJson.object();
     meta.set(MetaKeys.SERVER_INFO, McpJson.toTree(server.info));
-    return new DiscoverResult(ProtocolVersion.supportedWire(), server.capabilities(), server.instructions, null, null, meta);
+    return new DiscoverResult(
+        ProtocolVersion.supportedWire(),
+        server.capabilities(),
+        server.instructions,
+        null,
+        null,
+        meta);
   }
 }

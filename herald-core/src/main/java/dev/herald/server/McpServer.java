@@ -1,9 +1,9 @@
 package dev.herald.server;
 
-import dev.herald.session.Interceptor;
 import dev.herald.internal.session.MethodTable;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
+import dev.herald.session.Interceptor;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
@@ -99,8 +99,10 @@ public final class McpServer {
   final Subscriptions subscriptions;
   final BiPredicate<ServerSession, String> resourceAccess;
   final Pagination pagination;
+
   /** The method table and interceptor chain every session's requests run through. */
   final MethodTable<ServerSession> methods;
+
   final EventListener.Factory eventListeners;
 
   private McpServer(Builder b) {
@@ -118,13 +120,16 @@ public final class McpServer {
     this.toolsListChanged = b.toolsListChanged;
     Catalog.Audience everySession = this::catalogChanged;
     this.tools = new Catalog<>(RegisteredTool.TOOLS, everySession, b.tools.values());
-    this.resourceLayer = new Catalog<>(ResourceCatalog.RESOURCES, everySession, b.resources.values());
-    this.templateLayer = new Catalog<>(ResourceCatalog.TEMPLATES, everySession, b.templates.values());
+    this.resourceLayer =
+        new Catalog<>(ResourceCatalog.RESOURCES, everySession, b.resources.values());
+    this.templateLayer =
+        new Catalog<>(ResourceCatalog.TEMPLATES, everySession, b.templates.values());
     this.promptLayer = new Catalog<>(PromptCatalog.PROMPTS, everySession, b.prompts.values());
     this.resourceCatalog = new ResourceCatalog(resourceLayer, templateLayer);
     this.promptCatalog = new PromptCatalog(promptLayer);
     for (CatalogArea area : CatalogArea.values()) {
-      changes[area.ordinal()] = new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
+      changes[area.ordinal()] =
+          new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
     }
     this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
     this.resourceAccess = b.resourceAccess;
@@ -217,7 +222,8 @@ public final class McpServer {
    *
    * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
    */
-  public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+  public <R extends Record> void addTool(
+      String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
     tools.put(RegisteredTool.typed(name, description, argsRecord, handler));
   }
 
@@ -240,14 +246,18 @@ public final class McpServer {
    */
   public void log(LoggingLevel level, @Nullable String logger, Object data) {
     Supplier<EncodedMessage> shared =
-        encodeOnce(() -> new JsonRpcMessage.Notification(McpMethods.MESSAGE, McpJson.toObject(ServerSession.logParams(level, logger, data))));
+        encodeOnce(() ->
+            new JsonRpcMessage.Notification(
+                McpMethods.MESSAGE,
+                McpJson.toObject(ServerSession.logParams(level, logger, data))));
     for (ServerSession s : sessions) {
       s.log(level, shared);
     }
   }
 
   static JsonRpcMessage resourceUpdatedMessage(String uri) {
-    return new JsonRpcMessage.Notification(McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)));
+    return new JsonRpcMessage.Notification(
+        McpMethods.RESOURCES_UPDATED, McpJson.toObject(ResourceUpdatedParams.of(uri)));
   }
 
   /**
@@ -295,8 +305,7 @@ public final class McpServer {
   public int notifyResourceUpdated(String uri) {
     Objects.requireNonNull(uri, "uri");
     int sent = 0;
-    Supplier<EncodedMessage> shared =
-        encodeOnce(() -> resourceUpdatedMessage(uri));
+    Supplier<EncodedMessage> shared = encodeOnce(() -> resourceUpdatedMessage(uri));
     for (ServerSession s : subscriptions.subscribers(uri)) {
       if (s.resourceUpdated(uri, shared)) {
         sent++;
@@ -333,15 +342,19 @@ public final class McpServer {
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
     private Duration progressInterval = Duration.ofMillis(50);
-    private CallOptions reverseCallOptions = CallOptions.builder().timeout(CallOptions.DEFAULT_TIMEOUT).build();
+    private CallOptions reverseCallOptions =
+        CallOptions.builder().timeout(CallOptions.DEFAULT_TIMEOUT).build();
     private Duration listChangedDebounce = Duration.ofMillis(10);
     private boolean toolsListChanged = true;
     private double logsPerSecond = 100;
     private int logBurst = 100;
     private final LinkedHashMap<String, RegisteredTool> tools = new LinkedHashMap<>();
-    private final List<java.util.function.Consumer<McpServer>> features = new java.util.ArrayList<>();
-    private final LinkedHashMap<String, ResourceCatalog.StaticEntry> resources = new LinkedHashMap<>();
-    private final LinkedHashMap<String, ResourceCatalog.TemplateEntry> templates = new LinkedHashMap<>();
+    private final List<java.util.function.Consumer<McpServer>> features =
+        new java.util.ArrayList<>();
+    private final LinkedHashMap<String, ResourceCatalog.StaticEntry> resources =
+        new LinkedHashMap<>();
+    private final LinkedHashMap<String, ResourceCatalog.TemplateEntry> templates =
+        new LinkedHashMap<>();
     private final LinkedHashMap<String, PromptCatalog.Entry> prompts = new LinkedHashMap<>();
     private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
@@ -401,7 +414,8 @@ public final class McpServer {
     public Builder resource(Resource resource, ResourceHandler handler) {
       ResourceCatalog.StaticEntry e = new ResourceCatalog.StaticEntry(resource, handler);
       if (resources.putIfAbsent(e.uri(), e) != null) {
-        throw new IllegalArgumentException("resource " + resource.uri() + " was already registered");
+        throw new IllegalArgumentException(
+            "resource " + resource.uri() + " was already registered");
       }
       return this;
     }
@@ -414,7 +428,8 @@ public final class McpServer {
     public Builder resourceTemplate(ResourceTemplate template, ResourceHandler handler) {
       ResourceCatalog.TemplateEntry e = ResourceCatalog.TemplateEntry.of(template, handler);
       if (templates.putIfAbsent(e.uriTemplate(), e) != null) {
-        throw new IllegalArgumentException("resource template " + template.uriTemplate() + " was already registered");
+        throw new IllegalArgumentException(
+            "resource template " + template.uriTemplate() + " was already registered");
       }
       return this;
     }
@@ -464,7 +479,8 @@ public final class McpServer {
      */
     public Builder maxSubscriptionsPerSession(int max) {
       if (max < 1) {
-        throw new IllegalArgumentException("maxSubscriptionsPerSession must be at least 1, was " + max);
+        throw new IllegalArgumentException(
+            "maxSubscriptionsPerSession must be at least 1, was " + max);
       }
       this.maxSubscriptionsPerSession = max;
       return this;
@@ -525,7 +541,8 @@ public final class McpServer {
      */
     public Builder logRateLimit(double perSecond, int burst) {
       if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
-        throw new IllegalArgumentException("log rate must be positive and finite, was " + perSecond);
+        throw new IllegalArgumentException(
+            "log rate must be positive and finite, was " + perSecond);
       }
       if (burst < 1) {
         throw new IllegalArgumentException("log burst must be at least 1, was " + burst);
@@ -552,7 +569,8 @@ public final class McpServer {
      */
     public Builder listChangedDebounce(Duration debounce) {
       if (debounce.isNegative()) {
-        throw new IllegalArgumentException("listChangedDebounce must not be negative, was " + debounce);
+        throw new IllegalArgumentException(
+            "listChangedDebounce must not be negative, was " + debounce);
       }
       this.listChangedDebounce = debounce;
       return this;
@@ -584,7 +602,8 @@ public final class McpServer {
      * @throws IllegalArgumentException if a tool with that name was already registered, or a
      *     component's type is not supported (the message names it)
      */
-    public <R extends Record> Builder tool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+    public <R extends Record> Builder tool(
+        String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
       return add(RegisteredTool.typed(name, description, argsRecord, handler));
     }
 

@@ -1,8 +1,8 @@
 package dev.herald.server;
 
+import dev.herald.session.EventListener;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ServerCapabilities;
-import dev.herald.session.EventListener;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,8 +51,10 @@ final class NotificationGate {
 
   private final ServerSession session;
   private final McpServer server;
+
   /** Made on the first log that reaches the bucket (a new bucket is full, as an old idle one is). */
   private volatile @Nullable TokenBucket logBucket;
+
   private volatile @Nullable ServerCapabilities declared;
   private volatile LoggingLevel logLevel;
 
@@ -146,11 +148,14 @@ final class NotificationGate {
     EventListener events = session.events(); // NONE's methods are empty: nothing to skip
     switch (v) {
       case SEND -> {}
-      case NOT_OPERATING -> events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);
+      case NOT_OPERATING ->
+          events.notificationGated(family, EventListener.GateReason.NOT_OPERATING);
       case NOT_DECLARED -> events.notificationGated(family, EventListener.GateReason.NOT_DECLARED);
       case BELOW_LEVEL -> events.notificationGated(family, EventListener.GateReason.BELOW_LEVEL);
-      case NOT_SUBSCRIBED -> events.notificationGated(family, EventListener.GateReason.NOT_SUBSCRIBED);
-      case RATE_LIMITED -> events.notificationDropped(family, EventListener.DropReason.RATE_LIMITED);
+      case NOT_SUBSCRIBED ->
+          events.notificationGated(family, EventListener.GateReason.NOT_SUBSCRIBED);
+      case RATE_LIMITED ->
+          events.notificationDropped(family, EventListener.DropReason.RATE_LIMITED);
     }
     return v;
   }

@@ -38,7 +38,11 @@ final class NumberRange {
     }
     if (value.isObject()) {
       for (var field : value.properties()) {
-        check(propertySchema(schema, field.getKey()), field.getValue(), path + member(field.getKey()), out);
+        check(
+            propertySchema(schema, field.getKey()),
+            field.getValue(),
+            path + member(field.getKey()),
+            out);
       }
     } else if (value.isArray()) {
       for (int i = 0; i < value.size(); i++) {

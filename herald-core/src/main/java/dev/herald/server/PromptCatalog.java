@@ -33,7 +33,8 @@ public final class PromptCatalog {
     }
   }
 
-  static final Catalog.Kind<Entry> PROMPTS = new Catalog.Kind<>(CatalogArea.PROMPTS, Entry::name, Catalog.Order.BY_KEY);
+  static final Catalog.Kind<Entry> PROMPTS =
+      new Catalog.Kind<>(CatalogArea.PROMPTS, Entry::name, Catalog.Order.BY_KEY);
 
   private final Catalog<Entry> prompts;
 

@@ -21,22 +21,28 @@ final class PromptMethods {
   private PromptMethods() {}
 
   static ListPromptsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
-    Pagination.Page<Prompt> page = session.server().pagination.page(call.method(), prompts(session), p.cursor());
+    Pagination.Page<Prompt> page =
+        session.server().pagination.page(call.method(), prompts(session), p.cursor());
     return ListPromptsResult.of(page.items(), page.nextCursor());
   }
 
-  static GetPromptResult get(ServerSession session, GetPromptParams p, InboundCall call) throws Exception {
-    PromptCatalog.Entry entry = prompt(session, p.name())
-        .orElseThrow(() -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
+  static GetPromptResult get(ServerSession session, GetPromptParams p, InboundCall call)
+      throws Exception {
+    PromptCatalog.Entry entry =
+        prompt(session, p.name())
+            .orElseThrow(
+                () -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
     Map<String, String> args = p.argumentsOrEmpty();
-    List<PromptArgument> declared = entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
+    List<PromptArgument> declared =
+        entry.prompt().arguments() == null ? List.of() : entry.prompt().arguments();
     for (PromptArgument a : declared) {
       if (a.requiredOrFalse() && !args.containsKey(a.name())) {
         throw McpException.invalidParams(
             "Invalid params: prompt " + p.name() + " needs the argument '" + a.name() + "'");
       }
     }
-    GetPromptResult result = entry.handler().get(new PromptGet(p.name(), args, new CallContext(session, call)));
+    GetPromptResult result =
+        entry.handler().get(new PromptGet(p.name(), args, new CallContext(session, call)));
     return result == null ? GetPromptResult.of(null, List.of()) : result;
   }
 

@@ -45,7 +45,10 @@ final class RecordSchema {
 
   private static ObjectNode objectSchema(Class<?> type, Deque<Class<?>> path) {
     if (path.contains(type)) {
-      throw new IllegalArgumentException("record " + type.getName() + " refers to itself; recursive argument types are not supported");
+      throw new IllegalArgumentException(
+          "record "
+              + type.getName()
+              + " refers to itself; recursive argument types are not supported");
     }
     path.push(type);
     ObjectNode schema = McpJson.object().put("type", "object");
@@ -62,7 +65,8 @@ final class RecordSchema {
       try {
         props.set(c.getName(), schemaOf(t, path));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(type.getSimpleName() + "." + c.getName() + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(
+            type.getSimpleName() + "." + c.getName() + ": " + e.getMessage(), e);
       }
       if (!optional) {
         required.add(c.getName());
@@ -105,13 +109,25 @@ final class RecordSchema {
       return McpJson.object().put("type", "string");
     }
     if (c == int.class || c == Integer.class) {
-      return McpJson.object().put("type", "integer").put("minimum", Integer.MIN_VALUE).put("maximum", Integer.MAX_VALUE);
+      return McpJson.object()
+          .put("type", "integer")
+          .put("minimum", Integer.MIN_VALUE)
+          .put("maximum", Integer.MAX_VALUE);
     }
-    if (c == long.class || c == Long.class || c == short.class || c == Short.class || c == byte.class
-        || c == Byte.class || c == BigInteger.class) {
+    if (c == long.class
+        || c == Long.class
+        || c == short.class
+        || c == Short.class
+        || c == byte.class
+        || c == Byte.class
+        || c == BigInteger.class) {
       return McpJson.object().put("type", "integer");
     }
-    if (c == double.class || c == Double.class || c == float.class || c == Float.class || c == BigDecimal.class) {
+    if (c == double.class
+        || c == Double.class
+        || c == float.class
+        || c == Float.class
+        || c == BigDecimal.class) {
       return McpJson.object().put("type", "number");
     }
     if (c == boolean.class || c == Boolean.class) {
@@ -133,8 +149,10 @@ final class RecordSchema {
     if (c.isRecord()) {
       return objectSchema(c, path);
     }
-    throw new IllegalArgumentException("unsupported type " + c.getName()
-        + " (use String, a number, boolean, an enum, a List, a Map with String keys or a record)");
+    throw new IllegalArgumentException(
+        "unsupported type "
+            + c.getName()
+            + " (use String, a number, boolean, an enum, a List, a Map with String keys or a record)");
   }
 
   private static boolean nullable(AnnotatedElement e) {

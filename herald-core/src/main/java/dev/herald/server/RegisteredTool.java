@@ -11,35 +11,44 @@ import tools.jackson.core.JacksonException;
  * A tool in a catalog: its definition, its handler and its schemas compiled once at registration
  * (MCP 2025-11-25 server/tools). Typed tools are adapted to the raw handler shape here, so the call path is one.
  */
-record RegisteredTool(Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
+record RegisteredTool(
+    Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
   /** Tools are keyed by name and listed sorted by name. */
-  static final Catalog.Kind<RegisteredTool> TOOLS = new Catalog.Kind<>(CatalogArea.TOOLS, RegisteredTool::name, Catalog.Order.BY_KEY);
+  static final Catalog.Kind<RegisteredTool> TOOLS =
+      new Catalog.Kind<>(CatalogArea.TOOLS, RegisteredTool::name, Catalog.Order.BY_KEY);
 
   static RegisteredTool raw(Tool tool, ToolHandler handler) {
     Objects.requireNonNull(tool, "tool");
     Objects.requireNonNull(handler, "handler");
     String what = "tool " + tool.name();
     ToolSchema in = ToolSchema.compile(tool.inputSchema(), what + " inputSchema");
-    ToolSchema out = tool.outputSchema() == null ? null : ToolSchema.compile(tool.outputSchema(), what + " outputSchema");
+    ToolSchema out =
+        tool.outputSchema() == null
+            ? null
+            : ToolSchema.compile(tool.outputSchema(), what + " outputSchema");
     return new RegisteredTool(tool, handler, in, out);
   }
 
-  static <R extends Record> RegisteredTool typed(String name, @Nullable String description, Class<R> type, TypedToolHandler<R> handler) {
+  static <R extends Record> RegisteredTool typed(
+      String name, @Nullable String description, Class<R> type, TypedToolHandler<R> handler) {
     Objects.requireNonNull(type, "argsRecord");
     Objects.requireNonNull(handler, "handler");
     Tool.Builder b = Tool.builder(name).inputSchema(RecordSchema.of(type));
     if (description != null) {
       b.description(description);
     }
-    return raw(b.build(), call -> {
-      R args;
-      try {
-        args = McpJson.mapper().treeToValue(call.arguments(), type);
-      } catch (JacksonException | IllegalArgumentException e) {
-        return CallToolResult.error("Invalid arguments for tool " + name + ": " + LogData.clean(bindFailure(e)));
-      }
-      return handler.call(args, call.context());
-    });
+    return raw(
+        b.build(),
+        call -> {
+          R args;
+          try {
+            args = McpJson.mapper().treeToValue(call.arguments(), type);
+          } catch (JacksonException | IllegalArgumentException e) {
+            return CallToolResult.error(
+                "Invalid arguments for tool " + name + ": " + LogData.clean(bindFailure(e)));
+          }
+          return handler.call(args, call.context());
+        });
   }
 
   String name() {

@@ -70,7 +70,8 @@ public interface RequestContext {
   }
 
   /** {@link #sample(CreateMessageParams)} with timeouts of its own. */
-  default CreateMessageResult sample(CreateMessageParams params, CallOptions options) throws InterruptedException {
+  default CreateMessageResult sample(CreateMessageParams params, CallOptions options)
+      throws InterruptedException {
     throw new UnsupportedOperationException("this context cannot make reverse calls");
   }
 
@@ -84,7 +85,8 @@ public interface RequestContext {
   }
 
   /** {@link #elicit(ElicitParams)} with timeouts of its own. */
-  default ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
+  default ElicitResult elicit(ElicitParams params, CallOptions options)
+      throws InterruptedException {
     throw new UnsupportedOperationException("this context cannot make reverse calls");
   }
 

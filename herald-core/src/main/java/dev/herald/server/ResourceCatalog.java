@@ -59,7 +59,8 @@ public final class ResourceCatalog {
   static final Catalog.Kind<StaticEntry> RESOURCES =
       new Catalog.Kind<>(CatalogArea.RESOURCES, StaticEntry::uri, Catalog.Order.BY_REGISTRATION);
   static final Catalog.Kind<TemplateEntry> TEMPLATES =
-      new Catalog.Kind<>(CatalogArea.RESOURCES, TemplateEntry::uriTemplate, Catalog.Order.BY_REGISTRATION);
+      new Catalog.Kind<>(
+          CatalogArea.RESOURCES, TemplateEntry::uriTemplate, Catalog.Order.BY_REGISTRATION);
 
   private final Catalog<StaticEntry> resources;
   private final Catalog<TemplateEntry> templates;

@@ -40,6 +40,7 @@ public interface ResourceHandler {
 
   /** The legacy-era "Resource not found" error: -32002 with {@code data: {uri}}. */
   static McpException notFound(String uri) {
-    return new McpException(ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", McpJson.object().put("uri", uri));
+    return new McpException(
+        ErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", McpJson.object().put("uri", uri));
   }
 }

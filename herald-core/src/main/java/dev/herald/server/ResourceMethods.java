@@ -25,22 +25,29 @@ final class ResourceMethods {
 
   static ListResourcesResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     McpServer server = session.server();
-    List<Resource> visible = resources(session).stream()
-        .filter(r -> server.resourceAccess.test(session, r.uri()))
-        .toList();
+    List<Resource> visible =
+        resources(session).stream()
+            .filter(r -> server.resourceAccess.test(session, r.uri()))
+            .toList();
     Pagination.Page<Resource> page = server.pagination.page(call.method(), visible, p.cursor());
     return ListResourcesResult.of(page.items(), page.nextCursor());
   }
 
-  static ListResourceTemplatesResult templates(ServerSession session, PaginatedParams p, InboundCall call) {
-    Pagination.Page<ResourceTemplate> page = session.server().pagination.page(call.method(), templates(session), p.cursor());
+  static ListResourceTemplatesResult templates(
+      ServerSession session, PaginatedParams p, InboundCall call) {
+    Pagination.Page<ResourceTemplate> page =
+        session.server().pagination.page(call.method(), templates(session), p.cursor());
     return ListResourceTemplatesResult.of(page.items(), page.nextCursor());
   }
 
-  static ReadResourceResult read(ServerSession session, ReadResourceParams p, InboundCall call) throws Exception {
+  static ReadResourceResult read(ServerSession session, ReadResourceParams p, InboundCall call)
+      throws Exception {
     String uri = p.uri();
     ResourceCatalog.Resolved resolved = resolveReadable(session, uri);
-    ReadResourceResult result = resolved.handler().read(new ResourceRead(uri, resolved.variables(), new CallContext(session, call)));
+    ReadResourceResult result =
+        resolved
+            .handler()
+            .read(new ResourceRead(uri, resolved.variables(), new CallContext(session, call)));
     if (result == null) {
       throw ResourceHandler.notFound(uri);
     }

@@ -1,9 +1,9 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.Capability;
 import dev.herald.internal.session.InboundCall;
 import dev.herald.internal.session.OutboundCall;
 import dev.herald.session.CallOptions;
-import dev.herald.internal.session.Capability;
 import dev.herald.session.CancelledException;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.ClientCapabilities;
@@ -40,22 +40,29 @@ import tools.jackson.databind.JsonNode;
 final class ReverseCalls {
   private ReverseCalls() {}
 
-  static CreateMessageResult sample(ServerSession session, InboundCall call, CreateMessageParams params, CallOptions options)
+  static CreateMessageResult sample(
+      ServerSession session, InboundCall call, CreateMessageParams params, CallOptions options)
       throws InterruptedException {
     require(session, call, SAMPLING, "sampling/createMessage");
-    JsonNode node = await(call, call.request(McpMethods.SAMPLING_CREATE_MESSAGE, McpJson.toObject(params), options));
+    JsonNode node =
+        await(
+            call,
+            call.request(McpMethods.SAMPLING_CREATE_MESSAGE, McpJson.toObject(params), options));
     return McpJson.resultFromTree(node, CreateMessageResult.class);
   }
 
-  static ElicitResult elicit(ServerSession session, InboundCall call, ElicitParams params, CallOptions options)
+  static ElicitResult elicit(
+      ServerSession session, InboundCall call, ElicitParams params, CallOptions options)
       throws InterruptedException {
     boolean url = params.effectiveMode() == ElicitParams.Mode.URL;
     require(session, call, url ? URL_ELICITATION : FORM_ELICITATION, "elicitation/create");
-    JsonNode node = await(call, call.request(McpMethods.ELICITATION_CREATE, McpJson.toObject(params), options));
+    JsonNode node =
+        await(call, call.request(McpMethods.ELICITATION_CREATE, McpJson.toObject(params), options));
     return McpJson.resultFromTree(node, ElicitResult.class);
   }
 
-  static List<Root> listRoots(ServerSession session, InboundCall call, CallOptions options) throws InterruptedException {
+  static List<Root> listRoots(ServerSession session, InboundCall call, CallOptions options)
+      throws InterruptedException {
     require(session, call, ROOTS, "roots/list");
     RootsCache cache = session.rootsCache();
     boolean cacheable = session.clientCapabilities().supportsRootsListChanged();
@@ -74,23 +81,32 @@ final class ReverseCalls {
     return roots;
   }
 
-  private static final Capability.OfClient SAMPLING = new Capability.OfClient("sampling", ClientCapabilities::supportsSampling);
+  private static final Capability.OfClient SAMPLING =
+      new Capability.OfClient("sampling", ClientCapabilities::supportsSampling);
   private static final Capability.OfClient FORM_ELICITATION =
-      new Capability.OfClient("elicitation (form mode)", ClientCapabilities::supportsFormElicitation);
+      new Capability.OfClient(
+          "elicitation (form mode)", ClientCapabilities::supportsFormElicitation);
   private static final Capability.OfClient URL_ELICITATION =
       new Capability.OfClient("elicitation.url", ClientCapabilities::supportsUrlElicitation);
-  private static final Capability.OfClient ROOTS = new Capability.OfClient("roots", ClientCapabilities::supportsRoots);
+  private static final Capability.OfClient ROOTS =
+      new Capability.OfClient("roots", ClientCapabilities::supportsRoots);
 
   /** Asks the one "does the client support this for this request" function of the method table. */
-  private static void require(ServerSession session, InboundCall call, Capability.OfClient capability, String method) {
+  private static void require(
+      ServerSession session, InboundCall call, Capability.OfClient capability, String method) {
     if (!ServerMethods.clientSupports(session, capability, call)) {
       throw new McpException(
           ErrorCodes.METHOD_NOT_FOUND,
-          "Cannot send " + method + ": the client did not declare the " + capability.name() + " capability at initialize");
+          "Cannot send "
+              + method
+              + ": the client did not declare the "
+              + capability.name()
+              + " capability at initialize");
     }
     if (session.state() != ServerSession.State.OPERATING) {
       throw new McpException(
-          ErrorCodes.INVALID_REQUEST, "Cannot send " + method + " before the client has sent notifications/initialized");
+          ErrorCodes.INVALID_REQUEST,
+          "Cannot send " + method + " before the client has sent notifications/initialized");
     }
   }
 
@@ -98,11 +114,14 @@ final class ReverseCalls {
     try {
       return out.result().get();
     } catch (InterruptedException e) {
-      out.cancel(origin.cancellation().isCancelled() ? "originating request cancelled" : "interrupted");
+      out.cancel(
+          origin.cancellation().isCancelled() ? "originating request cancelled" : "interrupted");
       throw e;
     } catch (ExecutionException e) {
       Throwable c = e.getCause();
-      if (c instanceof McpException || c instanceof CancelledException || c instanceof TransportException) {
+      if (c instanceof McpException
+          || c instanceof CancelledException
+          || c instanceof TransportException) {
         throw (RuntimeException) c;
       }
       throw new TransportException("reverse call failed: " + c, c);

@@ -1,15 +1,5 @@
 package dev.herald.server;
 
-import dev.herald.internal.session.InboundCall;
-import dev.herald.session.CancelledException;
-import dev.herald.wire.CompleteParams;
-import dev.herald.wire.CompleteResult;
-import dev.herald.wire.GetPromptParams;
-import dev.herald.wire.GetPromptResult;
-import dev.herald.wire.ListPromptsResult;
-import dev.herald.wire.ListResourceTemplatesResult;
-import dev.herald.wire.ListResourcesResult;
-import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ServerCapabilities;
 import org.jspecify.annotations.Nullable;

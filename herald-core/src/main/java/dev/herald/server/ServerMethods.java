@@ -2,13 +2,9 @@ package dev.herald.server;
 
 import dev.herald.internal.session.Capability;
 import dev.herald.internal.session.InboundCall;
-import dev.herald.session.Interceptor;
 import dev.herald.internal.session.MethodRow;
 import dev.herald.internal.session.MethodTable;
-import dev.herald.session.CallOptions;
-import dev.herald.session.CancelledException;
-import dev.herald.session.ProgressReporter;
-import dev.herald.session.CancellationToken;
+import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CompleteParams;
@@ -28,7 +24,6 @@ import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ReadResourceParams;
 import dev.herald.wire.ReadResourceResult;
-import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.UnsubscribeParams;
@@ -49,45 +44,78 @@ final class ServerMethods {
 
   static final Capability TOOLS = Capability.server("tools", c -> c.tools() != null);
   static final Capability RESOURCES = Capability.server("resources", c -> c.resources() != null);
-  static final Capability RESOURCE_SUBSCRIBE = Capability.server("resources.subscribe",
-      c -> c.resources() != null && Boolean.TRUE.equals(c.resources().subscribe()));
+  static final Capability RESOURCE_SUBSCRIBE =
+      Capability.server(
+          "resources.subscribe",
+          c -> c.resources() != null && Boolean.TRUE.equals(c.resources().subscribe()));
   static final Capability PROMPTS = Capability.server("prompts", c -> c.prompts() != null);
-  static final Capability COMPLETIONS = Capability.server("completions", c -> c.completions() != null);
+  static final Capability COMPLETIONS =
+      Capability.server("completions", c -> c.completions() != null);
   static final Capability LOGGING = Capability.server("logging", c -> c.logging() != null);
 
-  static final List<MethodRow<ServerSession, ?, ?>> ROWS = List.of(
-      MethodRow.request(McpMethods.INITIALIZE, InitializeParams.class, InitializeResult.class)
-          .in(ProtocolVersion::handshake).beforeInitialized().handler(LifecycleMethods::initialize),
-      MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
-          .in(ProtocolVersion::ping).beforeInitialized().handler(LifecycleMethods::ping),
-      MethodRow.request(McpMethods.SERVER_DISCOVER, Void.class, DiscoverResult.class)
-          .in(ProtocolVersion::discovery).beforeInitialized().handler(LifecycleMethods::discover),
-      MethodRow.request(McpMethods.LOGGING_SET_LEVEL, SetLevelParams.class, ObjectNode.class)
-          .in(ProtocolVersion::setLevel).needs(LOGGING).handler(LifecycleMethods::setLevel),
-      MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
-          .needs(TOOLS).handler(ToolMethods::list),
-      MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, CallToolResult.class)
-          .needs(TOOLS).handler(ToolMethods::call),
-      MethodRow.request(McpMethods.RESOURCES_LIST, PaginatedParams.class, ListResourcesResult.class)
-          .needs(RESOURCES).handler(ResourceMethods::list),
-      MethodRow.request(McpMethods.RESOURCES_TEMPLATES_LIST, PaginatedParams.class, ListResourceTemplatesResult.class)
-          .needs(RESOURCES).handler(ResourceMethods::templates),
-      MethodRow.request(McpMethods.RESOURCES_READ, ReadResourceParams.class, ReadResourceResult.class)
-          .needs(RESOURCES).handler(ResourceMethods::read),
-      MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)
-          .in(ProtocolVersion::legacySubscriptions).needs(RESOURCE_SUBSCRIBE).handler(ResourceMethods::subscribe),
-      MethodRow.request(McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.class, ObjectNode.class)
-          .in(ProtocolVersion::legacySubscriptions).needs(RESOURCE_SUBSCRIBE).handler(ResourceMethods::unsubscribe),
-      MethodRow.request(McpMethods.PROMPTS_LIST, PaginatedParams.class, ListPromptsResult.class)
-          .needs(PROMPTS).handler(PromptMethods::list),
-      MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, GetPromptResult.class)
-          .needs(PROMPTS).handler(PromptMethods::get),
-      MethodRow.request(McpMethods.COMPLETION_COMPLETE, CompleteParams.class, CompleteResult.class)
-          .needs(COMPLETIONS).handler(CompletionMethods::complete),
-      MethodRow.notification(McpMethods.INITIALIZED, Void.class)
-          .in(ProtocolVersion::handshake).receiver((ServerSession s, Void p) -> s.onInitialized()),
-      MethodRow.notification(McpMethods.ROOTS_LIST_CHANGED, Void.class)
-          .in(ProtocolVersion::serverRequests).receiver((ServerSession s, Void p) -> s.rootsChanged()));
+  static final List<MethodRow<ServerSession, ?, ?>> ROWS =
+      List.of(
+          MethodRow.request(McpMethods.INITIALIZE, InitializeParams.class, InitializeResult.class)
+              .in(ProtocolVersion::handshake)
+              .beforeInitialized()
+              .handler(LifecycleMethods::initialize),
+          MethodRow.request(McpMethods.PING, Void.class, ObjectNode.class)
+              .in(ProtocolVersion::ping)
+              .beforeInitialized()
+              .handler(LifecycleMethods::ping),
+          MethodRow.request(McpMethods.SERVER_DISCOVER, Void.class, DiscoverResult.class)
+              .in(ProtocolVersion::discovery)
+              .beforeInitialized()
+              .handler(LifecycleMethods::discover),
+          MethodRow.request(McpMethods.LOGGING_SET_LEVEL, SetLevelParams.class, ObjectNode.class)
+              .in(ProtocolVersion::setLevel)
+              .needs(LOGGING)
+              .handler(LifecycleMethods::setLevel),
+          MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
+              .needs(TOOLS)
+              .handler(ToolMethods::list),
+          MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, CallToolResult.class)
+              .needs(TOOLS)
+              .handler(ToolMethods::call),
+          MethodRow.request(
+                  McpMethods.RESOURCES_LIST, PaginatedParams.class, ListResourcesResult.class)
+              .needs(RESOURCES)
+              .handler(ResourceMethods::list),
+          MethodRow.request(
+                  McpMethods.RESOURCES_TEMPLATES_LIST,
+                  PaginatedParams.class,
+                  ListResourceTemplatesResult.class)
+              .needs(RESOURCES)
+              .handler(ResourceMethods::templates),
+          MethodRow.request(
+                  McpMethods.RESOURCES_READ, ReadResourceParams.class, ReadResourceResult.class)
+              .needs(RESOURCES)
+              .handler(ResourceMethods::read),
+          MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)
+              .in(ProtocolVersion::legacySubscriptions)
+              .needs(RESOURCE_SUBSCRIBE)
+              .handler(ResourceMethods::subscribe),
+          MethodRow.request(
+                  McpMethods.RESOURCES_UNSUBSCRIBE, UnsubscribeParams.class, ObjectNode.class)
+              .in(ProtocolVersion::legacySubscriptions)
+              .needs(RESOURCE_SUBSCRIBE)
+              .handler(ResourceMethods::unsubscribe),
+          MethodRow.request(McpMethods.PROMPTS_LIST, PaginatedParams.class, ListPromptsResult.class)
+              .needs(PROMPTS)
+              .handler(PromptMethods::list),
+          MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, GetPromptResult.class)
+              .needs(PROMPTS)
+              .handler(PromptMethods::get),
+          MethodRow.request(
+                  McpMethods.COMPLETION_COMPLETE, CompleteParams.class, CompleteResult.class)
+              .needs(COMPLETIONS)
+              .handler(CompletionMethods::complete),
+          MethodRow.notification(McpMethods.INITIALIZED, Void.class)
+              .in(ProtocolVersion::handshake)
+              .receiver((ServerSession s, Void p) -> s.onInitialized()),
+          MethodRow.notification(McpMethods.ROOTS_LIST_CHANGED, Void.class)
+              .in(ProtocolVersion::serverRequests)
+              .receiver((ServerSession s, Void p) -> s.rootsChanged()));
 
   /** The server's table with the user's interceptors in front of Herald's gates. */
   static MethodTable<ServerSession> table(List<Interceptor<ServerSession>> interceptors) {
@@ -129,7 +157,8 @@ final class ServerMethods {
    * {@code _meta["io.modelcontextprotocol/clientCapabilities"]}, which adds to these for one
    * request, never removes) belongs here and nowhere else.
    */
-  static boolean clientSupports(ServerSession session, Capability.OfClient capability, InboundCall call) {
+  static boolean clientSupports(
+      ServerSession session, Capability.OfClient capability, InboundCall call) {
     return capability.declaredIn().test(session.clientCapabilities());
   }
 }

@@ -1,8 +1,8 @@
 package dev.herald.server;
 
-import dev.herald.session.EventListener;
-import dev.herald.internal.session.SessionEngine;
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.internal.session.SessionEngine;
+import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.EncodedMessage;
@@ -85,12 +85,17 @@ public final class ServerSession {
   private final LayeredCatalog<ResourceCatalog.StaticEntry> resources;
   private final LayeredCatalog<ResourceCatalog.TemplateEntry> templates;
   private final LayeredCatalog<PromptCatalog.Entry> prompts;
-  private volatile @Nullable ResourceCatalog localResources; // the front over its own layers, made on first use
-  private volatile @Nullable PromptCatalog localPrompts; // the front over its own layer, made on first use
+  private volatile @Nullable ResourceCatalog
+      localResources; // the front over its own layers, made on first use
+  private volatile @Nullable PromptCatalog
+      localPrompts; // the front over its own layer, made on first use
+
   /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
   private volatile int dirty;
+
   /** This session's own debouncers by area, made on first use under {@code this}. */
   private volatile Debouncer @Nullable [] localChanges;
+
   private static final VarHandle STATE;
   private static final VarHandle DIRTY;
 
@@ -102,6 +107,7 @@ public final class ServerSession {
       throw new ExceptionInInitializerError(e);
     }
   }
+
   private volatile @Nullable Implementation clientInfo;
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
@@ -237,7 +243,8 @@ public final class ServerSession {
    *
    * @throws IllegalArgumentException if no schema can be derived from {@code argsRecord}
    */
-  public <R extends Record> void addTool(String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
+  public <R extends Record> void addTool(
+      String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
     tools.overlay().put(RegisteredTool.typed(name, description, argsRecord, handler));
   }
 
@@ -294,7 +301,8 @@ public final class ServerSession {
     return c;
   }
 
-  // ---------------------------------------------------------------- what a request sees, called by the method rows
+  // ---------------------------------------------------------------- what a request sees, called by
+  // the method rows
 
   /** The tool a call by this session resolves to: its own first, then the server's. */
   @Nullable RegisteredTool findTool(String name) {
@@ -323,7 +331,8 @@ public final class ServerSession {
 
   /** The parsed resource template this session sees under {@code uriTemplate}: its own first, then the server's. */
   Optional<UriTemplate> findTemplate(String uriTemplate) {
-    return Optional.ofNullable(templates.get(uriTemplate)).map(ResourceCatalog.TemplateEntry::parsed);
+    return Optional.ofNullable(templates.get(uriTemplate))
+        .map(ResourceCatalog.TemplateEntry::parsed);
   }
 
   /** The prompts this session sees, sorted by name (its own hiding the server's of the same name). */
@@ -336,9 +345,14 @@ public final class ServerSession {
     return Optional.ofNullable(prompts.get(name));
   }
 
-  // ---------------------------------------------------------------- lifecycle, called by the method table
+  // ---------------------------------------------------------------- lifecycle, called by the
+  // method table
 
-  boolean beginInitialize(Implementation client, ClientCapabilities caps, ProtocolVersion version, ServerCapabilities declared) {
+  boolean beginInitialize(
+      Implementation client,
+      ClientCapabilities caps,
+      ProtocolVersion version,
+      ServerCapabilities declared) {
     if (!STATE.compareAndSet(this, State.NEW, State.INITIALIZING)) {
       return false;
     }
@@ -393,7 +407,11 @@ public final class ServerSession {
         if (d == null) {
           d = new Debouncer[CatalogArea.values().length];
           for (CatalogArea area : CatalogArea.values()) {
-            d[area.ordinal()] = new Debouncer(server.scheduler, server.listChangedDebounceNanos, () -> flushListChanged(area));
+            d[area.ordinal()] =
+                new Debouncer(
+                    server.scheduler,
+                    server.listChangedDebounceNanos,
+                    () -> flushListChanged(area));
           }
           localChanges = d;
         }
@@ -438,19 +456,22 @@ public final class ServerSession {
   }
 
   /** As {@link #log(LoggingLevel, String, Object)}, tied to the request whose handler logs. */
-  void log(LoggingLevel level, @Nullable String logger, Object data, @Nullable RequestId relatedTo) {
+  void log(
+      LoggingLevel level, @Nullable String logger, Object data, @Nullable RequestId relatedTo) {
     if (gate.log(level) != NotificationGate.Verdict.SEND) {
       return;
     }
     try {
-      engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
+      engine.notify(
+          McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
     } catch (RuntimeException e) {
       // the engine reported it dropped (the session is closing)
     }
   }
 
   static LoggingMessageParams logParams(LoggingLevel level, @Nullable String logger, Object data) {
-    return new LoggingMessageParams(level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
+    return new LoggingMessageParams(
+        level, logger == null ? null : LogData.clean(logger), LogData.clean(data), null);
   }
 
   /**

@@ -46,8 +46,11 @@ final class Subscriptions {
         if (uris.size() >= maxPerSession) {
           throw new McpException(
               ErrorCodes.LIMIT_EXCEEDED,
-              "Too many subscriptions: this session already holds " + uris.size()
-                  + " (the limit is " + maxPerSession + "); unsubscribe from one first");
+              "Too many subscriptions: this session already holds "
+                  + uris.size()
+                  + " (the limit is "
+                  + maxPerSession
+                  + "); unsubscribe from one first");
         }
         uris.add(uri);
         byUri.computeIfAbsent(uri, u -> new LinkedHashSet<>()).add(session);

@@ -23,11 +23,13 @@ final class ToolMethods {
 
   /** One page of the tools this session sees (the server's with its overlay on top). */
   static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
-    Pagination.Page<Tool> page = session.server().pagination.page(call.method(), session.tools(), p.cursor());
+    Pagination.Page<Tool> page =
+        session.server().pagination.page(call.method(), session.tools(), p.cursor());
     return new ListToolsResult(page.items(), page.nextCursor(), null);
   }
 
-  static CallToolResult call(ServerSession session, CallToolParams p, InboundCall call) throws Exception {
+  static CallToolResult call(ServerSession session, CallToolParams p, InboundCall call)
+      throws Exception {
     RegisteredTool tool = session.findTool(p.name());
     if (tool == null) {
       throw McpException.invalidParams("Unknown tool: " + p.name());
@@ -45,7 +47,11 @@ final class ToolMethods {
       if (ExceptionTranslation.classify(e, call) != ExceptionTranslation.Kind.BUG) {
         throw e;
       }
-      result = CallToolResult.error(e.getMessage() == null ? "Tool " + p.name() + " failed" : LogData.clean(e.getMessage()));
+      result =
+          CallToolResult.error(
+              e.getMessage() == null
+                  ? "Tool " + p.name() + " failed"
+                  : LogData.clean(e.getMessage()));
     }
     if (result == null) {
       result = CallToolResult.of(List.of());
@@ -54,13 +60,17 @@ final class ToolMethods {
   }
 
   /** A successful result of a tool with an output schema must carry conforming structuredContent. */
-  private static CallToolResult checkOutput(String name, RegisteredTool tool, CallToolResult result) {
+  private static CallToolResult checkOutput(
+      String name, RegisteredTool tool, CallToolResult result) {
     ToolSchema out = tool.output();
     if (out == null || result.failed()) {
       return result;
     }
     if (result.structuredContent() == null) {
-      return CallToolResult.error("Tool " + name + " produced invalid output: its outputSchema requires structuredContent, and there was none");
+      return CallToolResult.error(
+          "Tool "
+              + name
+              + " produced invalid output: its outputSchema requires structuredContent, and there was none");
     }
     return out.check(result.structuredContent())
         .map(why -> CallToolResult.error("Tool " + name + " produced invalid output: " + why))

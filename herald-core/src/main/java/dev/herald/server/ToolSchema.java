@@ -36,8 +36,13 @@ final class ToolSchema {
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(
           SpecificationVersion.DRAFT_2020_12,
-          b -> b.schemaLoader(l -> l.fetchRemoteResources(false))
-              .schemaRegistryConfig(SchemaRegistryConfig.builder().locale(Locale.ROOT).pathType(PathType.JSON_PATH).build()));
+          b ->
+              b.schemaLoader(l -> l.fetchRemoteResources(false))
+                  .schemaRegistryConfig(
+                      SchemaRegistryConfig.builder()
+                          .locale(Locale.ROOT)
+                          .pathType(PathType.JSON_PATH)
+                          .build()));
 
   private final Schema schema;
   private final JsonNode node;
@@ -59,7 +64,8 @@ final class ToolSchema {
       s.initializeValidators(); // resolve $refs now, not on the first call
       return new ToolSchema(s, copy);
     } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
-      throw new IllegalArgumentException(what + " is not a valid JSON Schema: " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          what + " is not a valid JSON Schema: " + e.getMessage(), e);
     }
   }
 

@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * registered.
  */
 final class UriTemplate {
-  private static final Pattern VARNAME = Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9_.]|%[0-9A-Fa-f]{2})*");
+  private static final Pattern VARNAME =
+      Pattern.compile("[A-Za-z0-9_]([A-Za-z0-9_.]|%[0-9A-Fa-f]{2})*");
 
   private final String template;
   private final Pattern pattern;
@@ -43,7 +44,8 @@ final class UriTemplate {
       int open = template.indexOf('{', i);
       int strayClose = template.indexOf('}', i);
       if (strayClose >= 0 && (open < 0 || strayClose < open)) {
-        throw new IllegalArgumentException("uri template " + template + " has a '}' without '{' at " + strayClose);
+        throw new IllegalArgumentException(
+            "uri template " + template + " has a '}' without '{' at " + strayClose);
       }
       if (open < 0) {
         regex.append(Pattern.quote(template.substring(i)));
@@ -54,15 +56,21 @@ final class UriTemplate {
       }
       int close = template.indexOf('}', open);
       if (close < 0) {
-        throw new IllegalArgumentException("uri template " + template + " has a '{' without '}' at " + open);
+        throw new IllegalArgumentException(
+            "uri template " + template + " has a '{' without '}' at " + open);
       }
       String name = template.substring(open + 1, close);
       if (!VARNAME.matcher(name).matches()) {
         throw new IllegalArgumentException(
-            "uri template " + template + ": {" + name + "} is not a level-1 variable (only {name} is supported)");
+            "uri template "
+                + template
+                + ": {"
+                + name
+                + "} is not a level-1 variable (only {name} is supported)");
       }
       if (vars.contains(name)) {
-        throw new IllegalArgumentException("uri template " + template + " uses {" + name + "} twice");
+        throw new IllegalArgumentException(
+            "uri template " + template + " uses {" + name + "} twice");
       }
       vars.add(name);
       regex.append("([^/?#]+)");

@@ -48,7 +48,8 @@ public record CallOptions(
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(10);
 
   /** The fallback every call's options are completed with: {@link #DEFAULT_TIMEOUT}, nothing else. */
-  private static final CallOptions BOUNDED = new CallOptions(null, DEFAULT_TIMEOUT, null, DEFAULT_RENDER_INTERVAL, false);
+  private static final CallOptions BOUNDED =
+      new CallOptions(null, DEFAULT_TIMEOUT, null, DEFAULT_RENDER_INTERVAL, false);
 
   /**
    * @throws IllegalArgumentException if a clock is zero or negative, the render interval is
@@ -68,7 +69,10 @@ public record CallOptions(
 
   /** Options whose absolute deadline is {@code timeout}, or unset when it is {@code null}. */
   public CallOptions(
-      @Nullable Duration idleTimeout, @Nullable Duration timeout, @Nullable ProgressListener progress, Duration renderInterval) {
+      @Nullable Duration idleTimeout,
+      @Nullable Duration timeout,
+      @Nullable ProgressListener progress,
+      Duration renderInterval) {
     this(idleTimeout, timeout, progress, renderInterval, false);
   }
 

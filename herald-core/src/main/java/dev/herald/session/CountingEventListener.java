@@ -66,7 +66,8 @@ public final class CountingEventListener implements EventListener {
   }
 
   @Override
-  public void requestEnded(String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
+  public void requestEnded(
+      String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
     requestsEnded.incrementAndGet(outcome.ordinal());
   }
 
@@ -268,8 +269,20 @@ public final class CountingEventListener implements EventListener {
 
   @Override
   public String toString() {
-    return "CountingEventListener[sessions " + sessionsOpened() + "/" + sessionsClosed()
-        + ", requests " + requestsStarted() + ", gated " + gated() + ", dropped " + dropped()
-        + ", progress accepted " + progressUpdatesAccepted() + ", slow-reader closes " + slowReaderCloses() + "]";
+    return "CountingEventListener[sessions "
+        + sessionsOpened()
+        + "/"
+        + sessionsClosed()
+        + ", requests "
+        + requestsStarted()
+        + ", gated "
+        + gated()
+        + ", dropped "
+        + dropped()
+        + ", progress accepted "
+        + progressUpdatesAccepted()
+        + ", slow-reader closes "
+        + slowReaderCloses()
+        + "]";
   }
 }

@@ -214,7 +214,8 @@ public interface EventListener {
    *     session's clock
    * @param errorCode the JSON-RPC error code when {@code outcome} is {@link Outcome#ERROR}, else 0
    */
-  default void requestEnded(String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {}
+  default void requestEnded(
+      String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {}
 
   /**
    * A request from the peer was answered with an error before any handler ran: its id is already

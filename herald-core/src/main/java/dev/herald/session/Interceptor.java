@@ -1,6 +1,5 @@
 package dev.herald.session;
 
-import dev.herald.internal.session.Capability;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.util.Optional;

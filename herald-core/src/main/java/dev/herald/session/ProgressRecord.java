@@ -31,7 +31,12 @@ public record ProgressRecord(
 
   /** How a call ended. */
   public enum Terminal {
-    RESPONSE, ERROR, CANCELLED, TIMEOUT_IDLE, TIMEOUT_ABSOLUTE, CONNECTION_CLOSED
+    RESPONSE,
+    ERROR,
+    CANCELLED,
+    TIMEOUT_IDLE,
+    TIMEOUT_ABSOLUTE,
+    CONNECTION_CLOSED
   }
 
   public long rejectedTotal() {

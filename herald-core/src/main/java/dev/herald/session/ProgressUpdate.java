@@ -11,7 +11,12 @@ import org.jspecify.annotations.Nullable;
  * <p>{@code progress == total} means nothing on its own: a call completes only with its response.
  */
 public record ProgressUpdate(
-    double progress, @Nullable Double total, @Nullable String message, Duration elapsed, long acceptedCount, boolean last) {
+    double progress,
+    @Nullable Double total,
+    @Nullable String message,
+    Duration elapsed,
+    long acceptedCount,
+    boolean last) {
 
   /** Whether a total is known, so a percentage may be drawn. */
   public boolean determinate() {

@@ -34,19 +34,21 @@ public interface Scheduler {
     static final SystemScheduler INSTANCE = new SystemScheduler();
 
     private final ScheduledExecutorService timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "herald-timer");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "herald-timer");
+          t.setDaemon(true);
+          return t;
+        });
 
     private SystemScheduler() {}
 
     @Override
     public Cancellable schedule(Runnable task, long delayNanos) {
       ScheduledFuture<?> f =
-          timer.schedule(() -> Thread.ofVirtual().name("herald-timer-task").start(task), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+          timer.schedule(
+              () -> Thread.ofVirtual().name("herald-timer-task").start(task),
+              Math.max(0, delayNanos),
+              TimeUnit.NANOSECONDS);
       return () -> f.cancel(false);
     }
   }

@@ -10,7 +10,8 @@ import java.util.Optional;
  * response may be shared across authorization contexts ({@code public}) or not ({@code private}).
  */
 public enum CacheScope {
-  PUBLIC, PRIVATE;
+  PUBLIC,
+  PRIVATE;
 
   @JsonValue
   public String wire() {
@@ -28,6 +29,7 @@ public enum CacheScope {
 
   @JsonCreator
   static CacheScope fromJson(String wire) {
-    return parse(wire).orElseThrow(() -> new IllegalArgumentException("unknown cacheScope: " + wire));
+    return parse(wire)
+        .orElseThrow(() -> new IllegalArgumentException("unknown cacheScope: " + wire));
   }
 }

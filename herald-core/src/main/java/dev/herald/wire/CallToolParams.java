@@ -22,7 +22,10 @@ public record CallToolParams(
 
   /** Params without retry fields. */
   public CallToolParams(
-      String name, @Nullable ObjectNode arguments, @Nullable ObjectNode task, @Nullable ObjectNode meta) {
+      String name,
+      @Nullable ObjectNode arguments,
+      @Nullable ObjectNode task,
+      @Nullable ObjectNode meta) {
     this(name, arguments, task, null, null, meta);
   }
 

@@ -25,8 +25,14 @@ public record CancelTaskResult(
 
   public static CancelTaskResult of(Task task) {
     return new CancelTaskResult(
-        task.taskId(), task.status(), task.statusMessage(), task.createdAt(), task.lastUpdatedAt(), task.ttl(),
-        task.pollInterval(), null);
+        task.taskId(),
+        task.status(),
+        task.statusMessage(),
+        task.createdAt(),
+        task.lastUpdatedAt(),
+        task.ttl(),
+        task.pollInterval(),
+        null);
   }
 
   /** The task without {@code _meta}. */

@@ -9,7 +9,9 @@ import tools.jackson.databind.node.ObjectNode;
  * schema (tasks are cancelled otherwise); a cancellation without it is ignored.
  */
 public record CancelledNotificationParams(
-    @Nullable RequestId requestId, @Nullable String reason, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+    @Nullable RequestId requestId,
+    @Nullable String reason,
+    @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public static CancelledNotificationParams of(RequestId id, @Nullable String reason) {
     return new CancelledNotificationParams(id, reason, null);

@@ -62,9 +62,13 @@ public record ClientCapabilities(
     }
     return new ClientCapabilities(
         merge(experimental, other.experimental),
-        roots == null ? other.roots
-            : other.roots == null ? roots
-            : new Roots(Boolean.TRUE.equals(roots.listChanged()) || Boolean.TRUE.equals(other.roots.listChanged())),
+        roots == null
+            ? other.roots
+            : other.roots == null
+                ? roots
+                : new Roots(
+                    Boolean.TRUE.equals(roots.listChanged())
+                        || Boolean.TRUE.equals(other.roots.listChanged())),
         merge(sampling, other.sampling),
         merge(elicitation, other.elicitation),
         merge(tasks, other.tasks),
@@ -79,11 +83,12 @@ public record ClientCapabilities(
       return a;
     }
     ObjectNode out = a.deepCopy();
-    b.properties().forEach(e -> {
-      if (!out.has(e.getKey())) {
-        out.set(e.getKey(), e.getValue());
-      }
-    });
+    b.properties()
+        .forEach(e -> {
+          if (!out.has(e.getKey())) {
+            out.set(e.getKey(), e.getValue());
+          }
+        });
     return out;
   }
 }

@@ -6,7 +6,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Result of {@code completion/complete}: at most {@value Completion#MAX_VALUES} suggestions. */
-public record CompleteResult(Completion completion, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record CompleteResult(
+    Completion completion, @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public CompleteResult {
     java.util.Objects.requireNonNull(completion, "completion");
@@ -24,14 +25,21 @@ public record CompleteResult(Completion completion, @JsonProperty("_meta") @Null
       values = values == null ? List.of() : List.copyOf(values);
       if (values.size() > MAX_VALUES) {
         throw new IllegalArgumentException(
-            "completion.values has " + values.size() + " items; at most " + MAX_VALUES + " allowed");
+            "completion.values has "
+                + values.size()
+                + " items; at most "
+                + MAX_VALUES
+                + " allowed");
       }
     }
   }
 
   /** The first 100 of {@code matches}, with {@code total} and {@code hasMore} set from the full list. */
   public static CompleteResult of(List<String> matches) {
-    List<String> head = matches.size() > Completion.MAX_VALUES ? matches.subList(0, Completion.MAX_VALUES) : matches;
+    List<String> head =
+        matches.size() > Completion.MAX_VALUES
+            ? matches.subList(0, Completion.MAX_VALUES)
+            : matches;
     return new CompleteResult(
         new Completion(head, (long) matches.size(), matches.size() > Completion.MAX_VALUES), null);
   }

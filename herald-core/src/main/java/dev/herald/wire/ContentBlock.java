@@ -21,7 +21,10 @@ import tools.jackson.databind.node.ObjectNode;
 public sealed interface ContentBlock {
 
   /** {@code type: "text"}. */
-  record Text(String text, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record Text(
+      String text,
+      @Nullable Annotations annotations,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ContentBlock, SamplingContent {
     public Text {
       java.util.Objects.requireNonNull(text, "text");
@@ -29,11 +32,19 @@ public sealed interface ContentBlock {
   }
 
   /** {@code type: "image"}: base64 {@code data}. */
-  record Image(String data, String mimeType, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record Image(
+      String data,
+      String mimeType,
+      @Nullable Annotations annotations,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ContentBlock, SamplingContent {}
 
   /** {@code type: "audio"}: base64 {@code data}. */
-  record Audio(String data, String mimeType, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record Audio(
+      String data,
+      String mimeType,
+      @Nullable Annotations annotations,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ContentBlock, SamplingContent {}
 
   /** {@code type: "resource_link"}: a link to a resource the client may read. */
@@ -50,7 +61,10 @@ public sealed interface ContentBlock {
       implements ContentBlock {}
 
   /** {@code type: "resource"}: an embedded resource. */
-  record EmbeddedResource(ResourceContents resource, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record EmbeddedResource(
+      ResourceContents resource,
+      @Nullable Annotations annotations,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ContentBlock {}
 
   static ContentBlock text(String text) {

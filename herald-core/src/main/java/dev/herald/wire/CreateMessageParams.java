@@ -35,7 +35,9 @@ public record CreateMessageParams(
 
   /** {@code includeContext}; {@code thisServer} and {@code allServers} are deprecated in 2026-07-28. */
   public enum IncludeContext {
-    NONE("none"), THIS_SERVER("thisServer"), ALL_SERVERS("allServers");
+    NONE("none"),
+    THIS_SERVER("thisServer"),
+    ALL_SERVERS("allServers");
 
     private final String wire;
 
@@ -60,6 +62,7 @@ public record CreateMessageParams(
   }
 
   public static CreateMessageParams of(List<SamplingMessage> messages, int maxTokens) {
-    return new CreateMessageParams(messages, null, null, null, null, maxTokens, null, null, null, null, null, null);
+    return new CreateMessageParams(
+        messages, null, null, null, null, maxTokens, null, null, null, null, null, null);
   }
 }

@@ -37,12 +37,16 @@ public record CreateMessageResult(
     public static final String TOOL_USE = "toolUse";
   }
 
-  public static CreateMessageResult of(Role role, SamplingContent block, String model, @Nullable String stopReason) {
+  public static CreateMessageResult of(
+      Role role, SamplingContent block, String model, @Nullable String stopReason) {
     return new CreateMessageResult(role, SamplingMessage.content(block), model, stopReason, null);
   }
 
   public static CreateMessageResult of(
-      Role role, List<? extends SamplingContent> blocks, String model, @Nullable String stopReason) {
+      Role role,
+      List<? extends SamplingContent> blocks,
+      String model,
+      @Nullable String stopReason) {
     return new CreateMessageResult(role, SamplingMessage.content(blocks), model, stopReason, null);
   }
 

@@ -20,7 +20,8 @@ public record DiscoverResult(
     implements CacheableResult {
 
   public DiscoverResult {
-    supportedVersions = List.copyOf(java.util.Objects.requireNonNull(supportedVersions, "supportedVersions"));
+    supportedVersions =
+        List.copyOf(java.util.Objects.requireNonNull(supportedVersions, "supportedVersions"));
     capabilities = capabilities == null ? ServerCapabilities.none() : capabilities;
   }
 

@@ -32,7 +32,8 @@ public record ElicitParams(
 
   /** {@code mode}: {@code form} or {@code url}. */
   public enum Mode {
-    FORM, URL;
+    FORM,
+    URL;
 
     @JsonValue
     public String wire() {

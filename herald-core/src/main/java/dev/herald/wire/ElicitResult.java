@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
  * Result of {@code elicitation/create}: the user's {@code action} and, on accept in form mode, the
  * submitted {@code content} (values are strings, numbers, booleans or string arrays).
  */
-public record ElicitResult(Action action, @Nullable ObjectNode content, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record ElicitResult(
+    Action action, @Nullable ObjectNode content, @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public ElicitResult {
     java.util.Objects.requireNonNull(action, "action");
@@ -19,7 +20,9 @@ public record ElicitResult(Action action, @Nullable ObjectNode content, @JsonPro
 
   /** {@code action}: {@code accept}, {@code decline} or {@code cancel}. */
   public enum Action {
-    ACCEPT, DECLINE, CANCEL;
+    ACCEPT,
+    DECLINE,
+    CANCEL;
 
     @JsonValue
     public String wire() {

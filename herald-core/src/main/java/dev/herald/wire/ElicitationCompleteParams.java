@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Params of {@code notifications/elicitation/complete} (2025-11-25 only): a URL-mode elicitation finished. */
-public record ElicitationCompleteParams(String elicitationId, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record ElicitationCompleteParams(
+    String elicitationId, @JsonProperty("_meta") @Nullable ObjectNode meta) {
   public ElicitationCompleteParams {
     java.util.Objects.requireNonNull(elicitationId, "elicitationId");
   }

@@ -21,7 +21,9 @@ public final class ErrorData {
 
     public McpException toException() {
       return new McpException(
-          ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version: " + requested, toData(this));
+          ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+          "Unsupported protocol version: " + requested,
+          toData(this));
     }
   }
 
@@ -33,7 +35,9 @@ public final class ErrorData {
 
     public McpException toException() {
       return new McpException(
-          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability", toData(this));
+          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
+          "Missing required client capability",
+          toData(this));
     }
   }
 
@@ -45,7 +49,9 @@ public final class ErrorData {
 
     public McpException toException() {
       return new McpException(
-          ErrorCodes.URL_ELICITATION_REQUIRED, "This request requires more information.", toData(this));
+          ErrorCodes.URL_ELICITATION_REQUIRED,
+          "This request requires more information.",
+          toData(this));
     }
   }
 

@@ -7,7 +7,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Result of {@code prompts/get}: the rendered messages. */
 public record GetPromptResult(
-    @Nullable String description, List<PromptMessage> messages, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+    @Nullable String description,
+    List<PromptMessage> messages,
+    @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public GetPromptResult {
     messages = messages == null ? List.of() : List.copyOf(messages);

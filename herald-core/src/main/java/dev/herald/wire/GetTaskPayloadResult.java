@@ -29,7 +29,9 @@ public record GetTaskPayloadResult(ObjectNode result) {
 
   /** The original result with {@code _meta["io.modelcontextprotocol/related-task"] = {taskId}} added. */
   public static GetTaskPayloadResult of(Object originalResult, String taskId) {
-    ObjectNode tree = java.util.Objects.requireNonNull(McpJson.toObject(originalResult), "originalResult").deepCopy();
+    ObjectNode tree =
+        java.util.Objects.requireNonNull(McpJson.toObject(originalResult), "originalResult")
+            .deepCopy();
     JsonNode meta = tree.get("_meta");
     ObjectNode m = meta instanceof ObjectNode o ? o : tree.putObject("_meta");
     m.set(MetaKeys.RELATED_TASK, McpJson.toTree(RelatedTaskMetadata.of(taskId)));

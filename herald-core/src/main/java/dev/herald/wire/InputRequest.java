@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "method", visible = false)
 @JsonSubTypes({
   @JsonSubTypes.Type(value = InputRequest.Elicit.class, name = McpMethods.ELICITATION_CREATE),
-  @JsonSubTypes.Type(value = InputRequest.CreateMessage.class, name = McpMethods.SAMPLING_CREATE_MESSAGE),
+  @JsonSubTypes.Type(
+      value = InputRequest.CreateMessage.class,
+      name = McpMethods.SAMPLING_CREATE_MESSAGE),
   @JsonSubTypes.Type(value = InputRequest.ListRoots.class, name = McpMethods.ROOTS_LIST)
 })
 public sealed interface InputRequest {

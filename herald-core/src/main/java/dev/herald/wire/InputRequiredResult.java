@@ -19,14 +19,16 @@ public record InputRequiredResult(
   public InputRequiredResult {
     resultType = resultType == null ? ResultType.INPUT_REQUIRED : resultType;
     if (!ResultType.INPUT_REQUIRED.equals(resultType)) {
-      throw new IllegalArgumentException("resultType must be \"input_required\", was \"" + resultType + "\"");
+      throw new IllegalArgumentException(
+          "resultType must be \"input_required\", was \"" + resultType + "\"");
     }
     if (inputRequests == null && requestState == null) {
       throw new IllegalArgumentException("inputRequests or requestState must be present");
     }
   }
 
-  public static InputRequiredResult of(@Nullable InputRequests inputRequests, @Nullable String requestState) {
+  public static InputRequiredResult of(
+      @Nullable InputRequests inputRequests, @Nullable String requestState) {
     return new InputRequiredResult(ResultType.INPUT_REQUIRED, inputRequests, requestState, null);
   }
 }

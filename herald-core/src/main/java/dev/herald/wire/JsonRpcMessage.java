@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 public sealed interface JsonRpcMessage {
 
   /** A request: has an id and expects exactly one response. */
-  record Request(RequestId id, String method, @Nullable ObjectNode params) implements JsonRpcMessage {
+  record Request(RequestId id, String method, @Nullable ObjectNode params)
+      implements JsonRpcMessage {
     public Request {
       java.util.Objects.requireNonNull(id, "id");
       java.util.Objects.requireNonNull(method, "method");

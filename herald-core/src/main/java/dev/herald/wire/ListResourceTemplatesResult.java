@@ -18,7 +18,8 @@ public record ListResourceTemplatesResult(
     resourceTemplates = resourceTemplates == null ? List.of() : List.copyOf(resourceTemplates);
   }
 
-  public static ListResourceTemplatesResult of(List<ResourceTemplate> templates, @Nullable String nextCursor) {
+  public static ListResourceTemplatesResult of(
+      List<ResourceTemplate> templates, @Nullable String nextCursor) {
     return new ListResourceTemplatesResult(templates, nextCursor, null, null, null);
   }
 }

@@ -7,7 +7,14 @@ import java.util.Optional;
 
 /** Log levels in RFC 5424 order, least severe first. */
 public enum LoggingLevel {
-  DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY;
+  DEBUG,
+  INFO,
+  NOTICE,
+  WARNING,
+  ERROR,
+  CRITICAL,
+  ALERT,
+  EMERGENCY;
 
   @JsonValue
   public String wire() {
@@ -30,6 +37,7 @@ public enum LoggingLevel {
 
   @JsonCreator
   static LoggingLevel fromJson(String wire) {
-    return parse(wire).orElseThrow(() -> new IllegalArgumentException("unknown logging level: " + wire));
+    return parse(wire)
+        .orElseThrow(() -> new IllegalArgumentException("unknown logging level: " + wire));
   }
 }

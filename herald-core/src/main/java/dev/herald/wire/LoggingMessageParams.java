@@ -7,7 +7,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Params of {@code notifications/message}: a log entry. {@code data} is any JSON value. */
 public record LoggingMessageParams(
-    LoggingLevel level, @Nullable String logger, JsonNode data, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+    LoggingLevel level,
+    @Nullable String logger,
+    JsonNode data,
+    @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public LoggingMessageParams {
     java.util.Objects.requireNonNull(level, "level");

@@ -1,22 +1,22 @@
 package dev.herald.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.exc.InvalidTypeIdException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.ValueInstantiationException;
-import tools.jackson.databind.type.LogicalType;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
-import java.util.List;
-import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.type.LogicalType;
 
 /**
  * The one JSON mapper Herald uses, and typed conversions between trees and wire records.
@@ -51,24 +51,33 @@ public final class McpJson {
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-          // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is not 1.
-          .withCoercionConfig(LogicalType.Textual, c -> c
-              .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(LogicalType.Integer, c -> c
-              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(LogicalType.Float, c -> c
-              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(LogicalType.Boolean, c -> c
-              .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-              .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
-          .changeDefaultPropertyInclusion(
-              incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL)
+          // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is not
+          // 1.
+          .withCoercionConfig(
+              LogicalType.Textual,
+              c ->
+                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Integer,
+              c ->
+                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Float,
+              c ->
+                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Boolean,
+              c ->
+                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+          .changeDefaultPropertyInclusion(incl ->
+              incl.withValueInclusion(JsonInclude.Include.NON_NULL)
                   .withContentInclusion(JsonInclude.Include.NON_NULL))
           .build();
 
@@ -126,7 +135,8 @@ public final class McpJson {
     try {
       return MAPPER.treeToValue(tree, type);
     } catch (JacksonException | IllegalArgumentException e) {
-      throw new McpException(ErrorCodes.INTERNAL_ERROR, "Malformed result from peer: " + describe(e, tree));
+      throw new McpException(
+          ErrorCodes.INTERNAL_ERROR, "Malformed result from peer: " + describe(e, tree));
     }
   }
 
@@ -136,8 +146,9 @@ public final class McpJson {
   }
 
   /** What must never reach a peer: Java names and the mapper's own vocabulary. */
-  private static final java.util.regex.Pattern INTERNALS = java.util.regex.Pattern.compile(
-      "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.|Exception|POJO|[<>`$]|simple type|instance of|subtype");
+  private static final java.util.regex.Pattern INTERNALS =
+      java.util.regex.Pattern.compile(
+          "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.|Exception|POJO|[<>`$]|simple type|instance of|subtype");
 
   /**
    * Says what was wrong in the protocol's terms: the field's path in the params (as {@code
@@ -158,11 +169,15 @@ public final class McpJson {
     if (e instanceof ValueInstantiationException) {
       Throwable cause = e.getCause();
       String msg = cause == null ? null : cause.getMessage();
-      if (cause instanceof NullPointerException && msg != null && msg.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      if (cause instanceof NullPointerException
+          && msg != null
+          && msg.matches("[A-Za-z_][A-Za-z0-9_]*")) {
         return (path.isEmpty() ? msg : path + "." + msg) + " is required";
       }
       if (cause instanceof McpException || cause instanceof IllegalArgumentException) {
-        return safe(where + ": " + inJsonTerms(msg == null ? "invalid value" : msg), where + ": invalid value");
+        return safe(
+            where + ": " + inJsonTerms(msg == null ? "invalid value" : msg),
+            where + ": invalid value");
       }
       return where + ": invalid value";
     }
@@ -171,7 +186,10 @@ public final class McpJson {
         return where + " must be an object, not " + kind(found);
       }
       String msg = je.getOriginalMessage();
-      java.util.regex.Matcher m = msg == null ? null : java.util.regex.Pattern.compile("property '([A-Za-z0-9_]+)'").matcher(msg);
+      java.util.regex.Matcher m =
+          msg == null
+              ? null
+              : java.util.regex.Pattern.compile("property '([A-Za-z0-9_]+)'").matcher(msg);
       String discriminator = m != null && m.find() ? m.group(1) : "type";
       return where + "." + discriminator + " is missing or names no known kind";
     }
@@ -183,7 +201,8 @@ public final class McpJson {
       }
       String got = kind(found);
       if (got.equals(expected) || (expected.equals("number") && got.equals("integer"))) {
-        return where + ": unknown or invalid value"; // right type, wrong value (an unknown enum name)
+        return where
+            + ": unknown or invalid value"; // right type, wrong value (an unknown enum name)
       }
       return where + ": expected " + expected + ", got " + got;
     }
@@ -211,7 +230,11 @@ public final class McpJson {
           }
           out.append(name);
         } else {
-          out.append("[").append(MAPPER.writeValueAsString(name.length() > 64 ? name.substring(0, 64) + "..." : name)).append("]");
+          out.append("[")
+              .append(
+                  MAPPER.writeValueAsString(
+                      name.length() > 64 ? name.substring(0, 64) + "..." : name))
+              .append("]");
         }
       } else if (r.getIndex() >= 0) {
         out.append('[').append(r.getIndex()).append(']');
@@ -220,7 +243,8 @@ public final class McpJson {
     return out.toString();
   }
 
-  private static @Nullable JsonNode at(@Nullable JsonNode tree, List<JacksonException.Reference> refs) {
+  private static @Nullable JsonNode at(
+      @Nullable JsonNode tree, List<JacksonException.Reference> refs) {
     JsonNode node = tree;
     for (JacksonException.Reference r : refs) {
       if (node == null) {
@@ -255,7 +279,8 @@ public final class McpJson {
     return node.isNull() ? "null" : "value";
   }
 
-  private static final java.util.regex.Pattern JAVA_TYPE = java.util.regex.Pattern.compile("`([^`]*)`");
+  private static final java.util.regex.Pattern JAVA_TYPE =
+      java.util.regex.Pattern.compile("`([^`]*)`");
 
   /**
    * Jackson names Java types in backquotes ("value of type `java.lang.String`"); a peer should
@@ -273,14 +298,41 @@ public final class McpJson {
       return "array";
     }
     return switch (t) {
-      case "String", "char", "Character", "CharSequence", "byte[]", "StringNode", "TextNode", "URI", "Instant" -> "string";
-      case "int", "long", "short", "byte", "Integer", "Long", "Short", "Byte", "BigInteger", "IntNode", "LongNode" -> "integer";
-      case "double", "float", "Double", "Float", "BigDecimal", "Number", "NumericNode", "DoubleNode" -> "number";
+      case "String",
+          "char",
+          "Character",
+          "CharSequence",
+          "byte[]",
+          "StringNode",
+          "TextNode",
+          "URI",
+          "Instant" ->
+          "string";
+      case "int",
+          "long",
+          "short",
+          "byte",
+          "Integer",
+          "Long",
+          "Short",
+          "Byte",
+          "BigInteger",
+          "IntNode",
+          "LongNode" ->
+          "integer";
+      case "double",
+          "float",
+          "Double",
+          "Float",
+          "BigDecimal",
+          "Number",
+          "NumericNode",
+          "DoubleNode" ->
+          "number";
       case "boolean", "Boolean", "BooleanNode" -> "boolean";
       case "List", "ArrayList", "Set", "Collection", "ArrayNode" -> "array";
       case "null" -> "null";
       default -> "object";
     };
   }
-
 }

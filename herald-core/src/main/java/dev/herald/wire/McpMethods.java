@@ -33,6 +33,7 @@ public final class McpMethods {
   public static final String TASKS_RESULT = "tasks/result";
   public static final String TASKS_CANCEL = "tasks/cancel";
   public static final String TASKS_LIST = "tasks/list";
+
   /** Tasks extension ({@code io.modelcontextprotocol/tasks}, 2026-07-28) only. */
   public static final String TASKS_UPDATE = "tasks/update";
 
@@ -49,8 +50,11 @@ public final class McpMethods {
   public static final String PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed";
   public static final String ROOTS_LIST_CHANGED = "notifications/roots/list_changed";
   public static final String TASKS_STATUS = "notifications/tasks/status";
+
   /** Tasks extension status push (not {@code notifications/tasks/status}). */
   public static final String TASKS_EXT_STATUS = "notifications/tasks";
+
   public static final String ELICITATION_COMPLETE = "notifications/elicitation/complete";
-  public static final String SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+  public static final String SUBSCRIPTIONS_ACKNOWLEDGED =
+      "notifications/subscriptions/acknowledged";
 }

@@ -37,7 +37,8 @@ public final class MessageCodec {
   /** Decodes one frame from a slice of a buffer. */
   public static DecodedMessage decode(byte[] bytes, int offset, int length) {
     if (length > McpJson.MAX_DOCUMENT_BYTES) {
-      return parseError("Parse error: message larger than " + McpJson.MAX_DOCUMENT_BYTES + " bytes");
+      return parseError(
+          "Parse error: message larger than " + McpJson.MAX_DOCUMENT_BYTES + " bytes");
     }
     if (Utf8.firstInvalid(bytes, offset, length) >= 0) {
       // never let the parser guess: overlong forms would decode to other characters
@@ -73,7 +74,8 @@ public final class MessageCodec {
       }
       List<DecodedMessage> items = new ArrayList<>(array.size());
       for (JsonNode item : array) {
-        items.add(item.isArray() ? invalid(null, "Invalid request: nested batch", true) : classify(item));
+        items.add(
+            item.isArray() ? invalid(null, "Invalid request: nested batch", true) : classify(item));
       }
       return new DecodedMessage.Batch(List.copyOf(items));
     }
@@ -97,7 +99,8 @@ public final class MessageCodec {
     }
     JsonNode version = obj.get("jsonrpc");
     if (version == null || !version.isString() || !"2.0".equals(version.stringValue())) {
-      return invalid(id, "Invalid request: jsonrpc must be \"2.0\"", isRequestLike || idNode == null);
+      return invalid(
+          id, "Invalid request: jsonrpc must be \"2.0\"", isRequestLike || idNode == null);
     }
     if (isRequestLike) {
       if (!method.isString()) {
@@ -231,7 +234,8 @@ public final class MessageCodec {
         null, new JsonRpcMessage.ErrorObject(ErrorCodes.PARSE_ERROR, message, null), true);
   }
 
-  private static DecodedMessage.Invalid invalid(@Nullable RequestId id, String message, boolean answerable) {
+  private static DecodedMessage.Invalid invalid(
+      @Nullable RequestId id, String message, boolean answerable) {
     return new DecodedMessage.Invalid(
         id, new JsonRpcMessage.ErrorObject(ErrorCodes.INVALID_REQUEST, message, null), answerable);
   }
@@ -246,5 +250,4 @@ public final class MessageCodec {
     }
     return "limit exceeded";
   }
-
 }

@@ -14,26 +14,38 @@ public final class MetaKeys {
 
   /** Request {@code _meta}: the progress token (string or integer), all versions. */
   public static final String PROGRESS_TOKEN = "progressToken";
+
   /** Request {@code _meta}, 2026-07-28, required: the protocol version of this request. */
   public static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+
   /** Request {@code _meta}, 2026-07-28, optional: the client's {@link Implementation}. */
   public static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+
   /** Request {@code _meta}, 2026-07-28, required: the client's {@link ClientCapabilities} for this request. */
   public static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+
   /** Request {@code _meta}, 2026-07-28, optional: the {@link LoggingLevel} for this request's log messages. */
   public static final String LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+
   /** Notification and listen-result {@code _meta}, 2026-07-28: the id of the {@code subscriptions/listen} request. */
   public static final String SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
   /** Result {@code _meta}, 2026-07-28: the server's {@link Implementation}. */
   public static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
   /** Any message {@code _meta}, 2025-11-25 core tasks: the {@link RelatedTaskMetadata}. */
   public static final String RELATED_TASK = "io.modelcontextprotocol/related-task";
+
   /** {@code CreateTaskResult._meta}, 2025-11-25: a string the host may hand the model at once. */
-  public static final String MODEL_IMMEDIATE_RESPONSE = "io.modelcontextprotocol/model-immediate-response";
+  public static final String MODEL_IMMEDIATE_RESPONSE =
+      "io.modelcontextprotocol/model-immediate-response";
+
   /** W3C trace context (SEP-414); prefix-less by explicit exception. */
   public static final String TRACEPARENT = "traceparent";
+
   /** W3C trace context (SEP-414). */
   public static final String TRACESTATE = "tracestate";
+
   /** W3C baggage (SEP-414). */
   public static final String BAGGAGE = "baggage";
 

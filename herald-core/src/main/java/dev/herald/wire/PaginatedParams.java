@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Params of every paginated list request: an opaque {@code cursor}. */
-public record PaginatedParams(@Nullable String cursor, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record PaginatedParams(
+    @Nullable String cursor, @JsonProperty("_meta") @Nullable ObjectNode meta) {
   public static PaginatedParams first() {
     return new PaginatedParams(null, null);
   }

@@ -22,9 +22,14 @@ public record ProgressNotificationParams(
     java.util.Objects.requireNonNull(progress, "progress");
   }
 
-  public static ProgressNotificationParams of(ProgressToken token, double progress, @Nullable Double total, @Nullable String message) {
+  public static ProgressNotificationParams of(
+      ProgressToken token, double progress, @Nullable Double total, @Nullable String message) {
     return new ProgressNotificationParams(
-        token, BigDecimal.valueOf(progress), total == null ? null : BigDecimal.valueOf(total), message, null);
+        token,
+        BigDecimal.valueOf(progress),
+        total == null ? null : BigDecimal.valueOf(total),
+        message,
+        null);
   }
 
   public double progressValue() {

@@ -20,7 +20,8 @@ public record Prompt(
     icons = icons == null ? null : List.copyOf(icons);
   }
 
-  public static Prompt of(String name, @Nullable String description, List<PromptArgument> arguments) {
+  public static Prompt of(
+      String name, @Nullable String description, List<PromptArgument> arguments) {
     return new Prompt(name, null, description, arguments, null, null);
   }
 

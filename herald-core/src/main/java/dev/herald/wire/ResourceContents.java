@@ -18,11 +18,19 @@ public sealed interface ResourceContents {
   @Nullable String mimeType();
 
   /** Text contents. */
-  record Text(String uri, @Nullable String mimeType, String text, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record Text(
+      String uri,
+      @Nullable String mimeType,
+      String text,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ResourceContents {}
 
   /** Binary contents, base64. */
-  record Blob(String uri, @Nullable String mimeType, String blob, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record Blob(
+      String uri,
+      @Nullable String mimeType,
+      String blob,
+      @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements ResourceContents {}
 
   static ResourceContents text(String uri, @Nullable String mimeType, String text) {

@@ -14,8 +14,10 @@ public final class ResultType {
 
   /** A final result. Also what a missing {@code resultType} means (older servers). */
   public static final String COMPLETE = "complete";
+
   /** An {@link InputRequiredResult}: the client must fulfil input requests and retry. */
   public static final String INPUT_REQUIRED = "input_required";
+
   /** A task was created instead ({@code io.modelcontextprotocol/tasks} extension). */
   public static final String TASK = "task";
 

@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /** The MCP {@code Role} of a prompt or sampling message: {@code user} or {@code assistant}. */
 public enum Role {
-  USER, ASSISTANT;
+  USER,
+  ASSISTANT;
 
   @JsonValue
   public String wire() {

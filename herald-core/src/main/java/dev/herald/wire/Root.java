@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /** A root directory or file the client exposes, as returned by {@code roots/list} (MCP {@code Root}). */
-public record Root(String uri, @Nullable String name, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record Root(
+    String uri, @Nullable String name, @JsonProperty("_meta") @Nullable ObjectNode meta) {
   public Root {
     java.util.Objects.requireNonNull(uri, "uri");
   }

@@ -22,10 +22,15 @@ import tools.jackson.databind.node.ObjectNode;
   @JsonSubTypes.Type(value = SamplingContent.ToolResult.class, name = "tool_result")
 })
 public sealed interface SamplingContent
-    permits ContentBlock.Text, ContentBlock.Image, ContentBlock.Audio, SamplingContent.ToolUse, SamplingContent.ToolResult {
+    permits ContentBlock.Text,
+        ContentBlock.Image,
+        ContentBlock.Audio,
+        SamplingContent.ToolUse,
+        SamplingContent.ToolResult {
 
   /** {@code type: "tool_use"}: the model asks to call tool {@code name} with {@code input}. */
-  record ToolUse(String id, String name, ObjectNode input, @JsonProperty("_meta") @Nullable ObjectNode meta)
+  record ToolUse(
+      String id, String name, ObjectNode input, @JsonProperty("_meta") @Nullable ObjectNode meta)
       implements SamplingContent {
     public ToolUse {
       java.util.Objects.requireNonNull(id, "id");

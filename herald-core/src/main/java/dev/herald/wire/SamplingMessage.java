@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code content} is one block or (since 2025-11-25) an array of blocks; it is kept as sent, and
  * {@link #blocks()} gives the typed view.
  */
-public record SamplingMessage(Role role, JsonNode content, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+public record SamplingMessage(
+    Role role, JsonNode content, @JsonProperty("_meta") @Nullable ObjectNode meta) {
 
   public SamplingMessage {
     java.util.Objects.requireNonNull(role, "role");

@@ -16,7 +16,8 @@ public record SubscriptionFilter(
     @Nullable List<String> taskIds) {
 
   public SubscriptionFilter {
-    resourceSubscriptions = resourceSubscriptions == null ? null : List.copyOf(resourceSubscriptions);
+    resourceSubscriptions =
+        resourceSubscriptions == null ? null : List.copyOf(resourceSubscriptions);
     taskIds = taskIds == null ? null : List.copyOf(taskIds);
   }
 

@@ -15,7 +15,8 @@ public record SubscriptionsAcknowledgedParams(
     java.util.Objects.requireNonNull(notifications, "notifications");
   }
 
-  public static SubscriptionsAcknowledgedParams of(SubscriptionFilter honoured, RequestId subscriptionId) {
+  public static SubscriptionsAcknowledgedParams of(
+      SubscriptionFilter honoured, RequestId subscriptionId) {
     ObjectNode meta = McpJson.object();
     meta.set(MetaKeys.SUBSCRIPTION_ID, McpJson.toTree(subscriptionId));
     return new SubscriptionsAcknowledgedParams(honoured, meta);

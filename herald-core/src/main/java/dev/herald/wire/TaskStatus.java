@@ -10,7 +10,11 @@ import java.util.Optional;
  * extension): {@code completed}, {@code failed} and {@code cancelled} are terminal.
  */
 public enum TaskStatus {
-  WORKING, INPUT_REQUIRED, COMPLETED, FAILED, CANCELLED;
+  WORKING,
+  INPUT_REQUIRED,
+  COMPLETED,
+  FAILED,
+  CANCELLED;
 
   @JsonValue
   public String wire() {
@@ -33,6 +37,7 @@ public enum TaskStatus {
 
   @JsonCreator
   static TaskStatus fromJson(String wire) {
-    return parse(wire).orElseThrow(() -> new IllegalArgumentException("unknown task status: " + wire));
+    return parse(wire)
+        .orElseThrow(() -> new IllegalArgumentException("unknown task status: " + wire));
   }
 }

@@ -22,10 +22,13 @@ public final class TasksExtension {
 
   /** {@code tasks/get}: answered with a {@link DetailedTask} ({@code resultType: "complete"}). */
   public static final String TASKS_GET = McpMethods.TASKS_GET;
+
   /** {@code tasks/update}: {@link UpdateTaskParams}, answered with an {@link EmptyResult}. */
   public static final String TASKS_UPDATE = McpMethods.TASKS_UPDATE;
+
   /** {@code tasks/cancel}: answered with an {@link EmptyResult}. */
   public static final String TASKS_CANCEL = McpMethods.TASKS_CANCEL;
+
   /** {@code notifications/tasks}: a {@link DetailedTask} as params, on a listen stream filtered by {@code taskIds}. */
   public static final String NOTIFICATION = McpMethods.TASKS_EXT_STATUS;
 
@@ -47,7 +50,8 @@ public final class TasksExtension {
     public CreateTaskResult {
       resultType = resultType == null ? ResultType.TASK : resultType;
       if (!ResultType.TASK.equals(resultType)) {
-        throw new IllegalArgumentException("resultType must be \"task\", was \"" + resultType + "\"");
+        throw new IllegalArgumentException(
+            "resultType must be \"task\", was \"" + resultType + "\"");
       }
       java.util.Objects.requireNonNull(taskId, "taskId");
       java.util.Objects.requireNonNull(status, "status");
@@ -56,7 +60,11 @@ public final class TasksExtension {
     }
 
     public static CreateTaskResult of(
-        String taskId, TaskStatus status, String createdAt, @Nullable Long ttlMs, @Nullable Long pollIntervalMs) {
+        String taskId,
+        TaskStatus status,
+        String createdAt,
+        @Nullable Long ttlMs,
+        @Nullable Long pollIntervalMs) {
       return new CreateTaskResult(
           ResultType.TASK, taskId, status, null, createdAt, createdAt, ttlMs, pollIntervalMs, null);
     }
@@ -64,7 +72,9 @@ public final class TasksExtension {
 
   /** Params of {@code tasks/update}: answers to the task's outstanding input requests. */
   public record UpdateTaskParams(
-      String taskId, InputResponses inputResponses, @JsonProperty("_meta") @Nullable ObjectNode meta) {
+      String taskId,
+      InputResponses inputResponses,
+      @JsonProperty("_meta") @Nullable ObjectNode meta) {
     public UpdateTaskParams {
       java.util.Objects.requireNonNull(taskId, "taskId");
       java.util.Objects.requireNonNull(inputResponses, "inputResponses");

@@ -132,7 +132,8 @@ public record Tool(
     /** The tool. */
     public Tool build() {
       ObjectNode schema = inputSchema != null ? inputSchema : anyObject();
-      return new Tool(name, title, description, schema, outputSchema, annotations, icons, execution, meta);
+      return new Tool(
+          name, title, description, schema, outputSchema, annotations, icons, execution, meta);
     }
   }
 }

@@ -10,7 +10,9 @@ public record ToolChoice(@Nullable Mode mode) {
 
   /** {@code mode}: {@code auto} (default), {@code required} or {@code none}. */
   public enum Mode {
-    AUTO, REQUIRED, NONE;
+    AUTO,
+    REQUIRED,
+    NONE;
 
     @JsonValue
     public String wire() {

@@ -19,7 +19,8 @@ import java.nio.ByteOrder;
  * <p>Allocation-free; ASCII is checked eight bytes at a time.
  */
 final class Utf8 {
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long HIGH_BITS = 0x8080808080808080L;
   private static final long LOW_BITS = 0x0101010101010101L;
 
@@ -63,16 +64,18 @@ final class Utf8 {
       int b1 = bytes[i + 1] & 0xFF;
       // The second byte's range depends on the lead (RFC 3629 §4): this is what refuses
       // overlong forms (E0 80..9F, F0 80..8F), surrogates (ED A0..BF) and > U+10FFFF (F4 90..).
-      int lo = switch (lead) {
-        case 0xE0 -> 0xA0;
-        case 0xF0 -> 0x90;
-        default -> 0x80;
-      };
-      int hi = switch (lead) {
-        case 0xED -> 0x9F;
-        case 0xF4 -> 0x8F;
-        default -> 0xBF;
-      };
+      int lo =
+          switch (lead) {
+            case 0xE0 -> 0xA0;
+            case 0xF0 -> 0x90;
+            default -> 0x80;
+          };
+      int hi =
+          switch (lead) {
+            case 0xED -> 0x9F;
+            case 0xF4 -> 0x8F;
+            default -> 0xBF;
+          };
       if (b1 < lo || b1 > hi) {
         return i;
       }

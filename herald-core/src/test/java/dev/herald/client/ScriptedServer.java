@@ -26,7 +26,8 @@ final class ScriptedServer implements Transport.Receiver {
 
   /** @param capabilities what {@code initialize} declares; {@code null}: never answer it */
   ScriptedServer(@Nullable String capabilities) {
-    this.capabilities = capabilities == null ? null : (ObjectNode) McpJson.mapper().readTree(capabilities);
+    this.capabilities =
+        capabilities == null ? null : (ObjectNode) McpJson.mapper().readTree(capabilities);
     wire.server().start(this);
   }
 
@@ -36,8 +37,11 @@ final class ScriptedServer implements Transport.Receiver {
   }
 
   void notify(String method, @Nullable String params) {
-    wire.server().send(new JsonRpcMessage.Notification(method,
-        params == null ? null : (ObjectNode) McpJson.mapper().readTree(params)), null);
+    wire.server()
+        .send(
+            new JsonRpcMessage.Notification(
+                method, params == null ? null : (ObjectNode) McpJson.mapper().readTree(params)),
+            null);
   }
 
   List<JsonRpcMessage.Notification> notifications(String method) {
@@ -70,7 +74,7 @@ final class ScriptedServer implements Transport.Receiver {
       case McpMethods.PROMPTS_LIST -> result.putArray("prompts");
       case McpMethods.RESOURCES_LIST -> result.putArray("resources");
       case McpMethods.RESOURCES_TEMPLATES_LIST -> result.putArray("resourceTemplates");
-      default -> { }
+      default -> {}
     }
     wire.server().send(new JsonRpcMessage.Result(r.id(), result), null);
   }

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(20)
 class UndeclaredNotificationsTest {
-  private static final String ALL = "{\"logging\":{},\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},"
-      + "\"resources\":{\"listChanged\":true,\"subscribe\":true}}";
+  private static final String ALL =
+      "{\"logging\":{},\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},"
+          + "\"resources\":{\"listChanged\":true,\"subscribe\":true}}";
 
   private final List<String> seen = new CopyOnWriteArrayList<>();
   private final CountingEventListener events = new CountingEventListener();
@@ -56,12 +57,21 @@ class UndeclaredNotificationsTest {
       client.resources();
 
       sendAll(server);
-      await(() -> events.dropped(EventListener.DropReason.NOT_DECLARED) == 5, "five notifications were dropped");
+      await(
+          () -> events.dropped(EventListener.DropReason.NOT_DECLARED) == 5,
+          "five notifications were dropped");
       client.ping(); // a round trip after the notifications: anything they queued has been queued
 
-      for (EventListener.Family family : List.of(EventListener.Family.MESSAGE, EventListener.Family.TOOLS_LIST_CHANGED,
-          EventListener.Family.PROMPTS_LIST_CHANGED, EventListener.Family.RESOURCES_LIST_CHANGED, EventListener.Family.RESOURCES_UPDATED)) {
-        assertThat(events.dropped(family, EventListener.DropReason.NOT_DECLARED)).as("%s dropped", family).isEqualTo(1);
+      for (EventListener.Family family :
+          List.of(
+              EventListener.Family.MESSAGE,
+              EventListener.Family.TOOLS_LIST_CHANGED,
+              EventListener.Family.PROMPTS_LIST_CHANGED,
+              EventListener.Family.RESOURCES_LIST_CHANGED,
+              EventListener.Family.RESOURCES_UPDATED)) {
+        assertThat(events.dropped(family, EventListener.DropReason.NOT_DECLARED))
+            .as("%s dropped", family)
+            .isEqualTo(1);
       }
       assertThat(seen).as("no listener was told").isEmpty();
       for (McpClient.Area area : McpClient.Area.values()) {
@@ -90,12 +100,18 @@ class UndeclaredNotificationsTest {
   void anInitializeThatIsNeverAnsweredIsNotCancelledTheConnectionIsClosed() throws Exception {
     ScriptedServer server = new ScriptedServer(null);
 
-    assertThatThrownBy(() -> McpClient.builder().initializeTimeout(Duration.ofMillis(300)).connect(server.clientEnd()))
+    assertThatThrownBy(() ->
+            McpClient.builder()
+                .initializeTimeout(Duration.ofMillis(300))
+                .connect(server.clientEnd()))
         .isInstanceOf(TimeoutException.class);
 
     assertThat(server.closed.await(5, TimeUnit.SECONDS)).as("the connection was closed").isTrue();
-    assertThat(server.clientEnd().sent()).as("the client wrote initialize and nothing else: it is never cancelled")
-        .singleElement().asString().contains("\"method\":\"initialize\"");
+    assertThat(server.clientEnd().sent())
+        .as("the client wrote initialize and nothing else: it is never cancelled")
+        .singleElement()
+        .asString()
+        .contains("\"method\":\"initialize\"");
     assertThat(server.notifications(McpMethods.CANCELLED)).isEmpty();
   }
 

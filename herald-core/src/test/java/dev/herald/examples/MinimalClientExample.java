@@ -20,9 +20,10 @@ public final class MinimalClientExample {
 
   /** Connects to the server started by {@code serverCommand}; returns its tool names and one call's text. */
   static String run(List<String> serverCommand) throws InterruptedException {
-    try (McpClient client = McpClient.builder()
-        .info("minimal-client", "1.0.0")
-        .connect(SubprocessTransport.builder(serverCommand).build())) {
+    try (McpClient client =
+        McpClient.builder()
+            .info("minimal-client", "1.0.0")
+            .connect(SubprocessTransport.builder(serverCommand).build())) {
       List<String> tools = client.listTools().stream().map(Tool::name).toList();
       CallToolResult result = client.callTool("count", McpJson.toObject(Map.of("to", 3)));
       return tools + " " + result.firstText();

@@ -22,13 +22,16 @@ import org.junit.jupiter.api.Timeout;
  */
 class MinimalExamplesTest {
   private static final Path SOURCES = Path.of("src/test/java/dev/herald/examples");
-  private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+)\\.[\\w*]+;$", Pattern.MULTILINE);
-  private static final Pattern EXPORT = Pattern.compile("^\\s*exports ([\\w.]+);", Pattern.MULTILINE);
+  private static final Pattern IMPORT =
+      Pattern.compile("^import (?:static )?([\\w.]+)\\.[\\w*]+;$", Pattern.MULTILINE);
+  private static final Pattern EXPORT =
+      Pattern.compile("^\\s*exports ([\\w.]+);", Pattern.MULTILINE);
 
   @Test
   @Timeout(60)
   void minimalClientListsAndCallsTheMinimalServerOverStdio() throws Exception {
-    List<String> server = List.of(javaExecutable(), "-cp", classpath(), MinimalServerExample.class.getName());
+    List<String> server =
+        List.of(javaExecutable(), "-cp", classpath(), MinimalServerExample.class.getName());
 
     assertThat(MinimalClientExample.run(server)).isEqualTo("[count] counted to 3");
   }
@@ -57,7 +60,9 @@ class MinimalExamplesTest {
       exported.add(e.group(1));
     }
     assertThat(packages).as(file + "'s imports outside java.*").hasSizeLessThanOrEqualTo(3);
-    assertThat(exported).as("the packages dev.herald.core exports to everyone").containsAll(packages);
+    assertThat(exported)
+        .as("the packages dev.herald.core exports to everyone")
+        .containsAll(packages);
   }
 
   private static String javaExecutable() {

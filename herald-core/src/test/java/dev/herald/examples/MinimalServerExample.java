@@ -17,13 +17,17 @@ public final class MinimalServerExample {
   static McpServer server() {
     return McpServer.builder()
         .info("minimal-server", "1.0.0")
-        .tool("count", "Counts to a number, reporting progress", Count.class, (args, context) -> {
-          for (int i = 1; i <= args.to(); i++) {
-            context.cancellation().throwIfCancelled();
-            context.progress().report(i, (double) args.to(), "counted " + i);
-          }
-          return CallToolResult.text("counted to " + args.to());
-        })
+        .tool(
+            "count",
+            "Counts to a number, reporting progress",
+            Count.class,
+            (args, context) -> {
+              for (int i = 1; i <= args.to(); i++) {
+                context.cancellation().throwIfCancelled();
+                context.progress().report(i, (double) args.to(), "counted " + i);
+              }
+              return CallToolResult.text("counted to " + args.to());
+            })
         .build();
   }
 

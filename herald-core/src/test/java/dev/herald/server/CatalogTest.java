@@ -18,8 +18,10 @@ class CatalogTest {
   /** An entry: a key and which layer's version it is. */
   record Item(String key, String from) {}
 
-  private static final Catalog.Kind<Item> SORTED = new Catalog.Kind<>(CatalogArea.TOOLS, Item::key, Catalog.Order.BY_KEY);
-  private static final Catalog.Kind<Item> REGISTERED = new Catalog.Kind<>(CatalogArea.RESOURCES, Item::key, Catalog.Order.BY_REGISTRATION);
+  private static final Catalog.Kind<Item> SORTED =
+      new Catalog.Kind<>(CatalogArea.TOOLS, Item::key, Catalog.Order.BY_KEY);
+  private static final Catalog.Kind<Item> REGISTERED =
+      new Catalog.Kind<>(CatalogArea.RESOURCES, Item::key, Catalog.Order.BY_REGISTRATION);
 
   private final List<String> serverTold = new CopyOnWriteArrayList<>();
   private final List<String> sessionTold = new CopyOnWriteArrayList<>();
@@ -78,9 +80,13 @@ class CatalogTest {
     mine.overlay().put(new Item("a", "session"));
     mine.overlay().put(new Item("d", "session"));
 
-    assertThat(mine.list()).containsExactly(
-        new Item("a", "session"), new Item("b", "server"), new Item("d", "session"),
-        new Item("f", "server"), new Item("g", "session"));
+    assertThat(mine.list())
+        .containsExactly(
+            new Item("a", "session"),
+            new Item("b", "server"),
+            new Item("d", "session"),
+            new Item("f", "server"),
+            new Item("g", "session"));
   }
 
   @Test
@@ -91,9 +97,13 @@ class CatalogTest {
     mine.overlay().put(new Item("m", "session"));
     mine.overlay().put(new Item("b", "session"));
 
-    assertThat(mine.list()).containsExactly(
-        new Item("z", "server"), new Item("m", "session"), new Item("a", "server"),
-        new Item("q", "session"), new Item("b", "session"));
+    assertThat(mine.list())
+        .containsExactly(
+            new Item("z", "server"),
+            new Item("m", "session"),
+            new Item("a", "server"),
+            new Item("q", "session"),
+            new Item("b", "session"));
   }
 
   @Test
@@ -102,7 +112,9 @@ class CatalogTest {
 
     server.put(new Item("two", "replaced"));
 
-    assertThat(server.list()).containsExactly(new Item("one", "server"), new Item("two", "replaced"), new Item("three", "server"));
+    assertThat(server.list())
+        .containsExactly(
+            new Item("one", "server"), new Item("two", "replaced"), new Item("three", "server"));
   }
 
   @Test
@@ -118,7 +130,9 @@ class CatalogTest {
 
     server.put(new Item("d", "server"));
     assertThat(keys(mine.list())).containsExactly("a", "b", "c", "d", "e");
-    assertThat(keys(first)).as("an earlier listing is a snapshot").containsExactly("a", "b", "c", "e");
+    assertThat(keys(first))
+        .as("an earlier listing is a snapshot")
+        .containsExactly("a", "b", "c", "e");
   }
 
   @Test
@@ -134,7 +148,8 @@ class CatalogTest {
   }
 
   @Test
-  void eachChangeIsToldToItsOwnLayersAudienceOnlyAndNothingIsToldForTheInitialEntriesOrANoOpRemoval() {
+  void
+      eachChangeIsToldToItsOwnLayersAudienceOnlyAndNothingIsToldForTheInitialEntriesOrANoOpRemoval() {
     Catalog<Item> server = server(SORTED, "a");
     LayeredCatalog<Item> mine = session(server);
     assertThat(serverTold).isEmpty();
@@ -165,34 +180,36 @@ class CatalogTest {
     try {
       for (int w = 0; w < 2; w++) {
         int writer = w;
-        writers.add(pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < perWriter; i++) {
-            String key = String.format("k%d-%04d", writer, i);
-            server.put(new Item(key, "server"));
-            mine.overlay().put(new Item(String.format("s%d-%04d", writer, i), "session"));
-            if (i % 3 == 0) {
-              mine.overlay().put(new Item(key, "session")); // shadows the server's
-            }
-          }
-          return null;
-        }));
+        writers.add(
+            pool.submit(() -> {
+              start.await();
+              for (int i = 0; i < perWriter; i++) {
+                String key = String.format("k%d-%04d", writer, i);
+                server.put(new Item(key, "server"));
+                mine.overlay().put(new Item(String.format("s%d-%04d", writer, i), "session"));
+                if (i % 3 == 0) {
+                  mine.overlay().put(new Item(key, "session")); // shadows the server's
+                }
+              }
+              return null;
+            }));
       }
       for (int r = 0; r < 2; r++) {
-        readers.add(pool.submit(() -> {
-          start.await();
-          int listings = 0;
-          do {
-            List<Item> listed = mine.list();
-            for (int i = 1; i < listed.size(); i++) {
-              if (listed.get(i - 1).key().compareTo(listed.get(i).key()) >= 0) {
-                throw new AssertionError("not sorted and unique at " + i + ": " + keys(listed));
-              }
-            }
-            listings++;
-          } while (writing.get());
-          return listings;
-        }));
+        readers.add(
+            pool.submit(() -> {
+              start.await();
+              int listings = 0;
+              do {
+                List<Item> listed = mine.list();
+                for (int i = 1; i < listed.size(); i++) {
+                  if (listed.get(i - 1).key().compareTo(listed.get(i).key()) >= 0) {
+                    throw new AssertionError("not sorted and unique at " + i + ": " + keys(listed));
+                  }
+                }
+                listings++;
+              } while (writing.get());
+              return listings;
+            }));
       }
       start.countDown();
       for (Future<?> f : writers) {
@@ -209,7 +226,8 @@ class CatalogTest {
 
     List<Item> all = mine.list();
     assertThat(all).hasSize(4 * perWriter);
-    assertThat(all.stream().filter(i -> i.from().equals("session"))).hasSize(2 * perWriter + 2 * ((perWriter + 2) / 3));
+    assertThat(all.stream().filter(i -> i.from().equals("session")))
+        .hasSize(2 * perWriter + 2 * ((perWriter + 2) / 3));
     assertThat(server.list()).hasSize(2 * perWriter);
   }
 }

@@ -40,22 +40,26 @@ class EngineParityTest {
   private McpServer server() {
     return McpServer.builder()
         .progressInterval(Duration.ZERO)
-        .tool(Tool.builder("hold").build(), call -> {
-          String key = call.string("key", "");
-          try {
-            gates.computeIfAbsent(key, k -> new CountDownLatch(1)).await();
-          } catch (InterruptedException e) {
-            interrupted.computeIfAbsent(key, k -> new CountDownLatch(1)).countDown();
-            throw e;
-          }
-          return CallToolResult.text("released " + key);
-        })
-        .tool(Tool.builder("count").build(), call -> {
-          for (int i = 1; i <= 3; i++) {
-            call.context().progress().report(i, 3.0, "step " + i);
-          }
-          return CallToolResult.text("counted");
-        })
+        .tool(
+            Tool.builder("hold").build(),
+            call -> {
+              String key = call.string("key", "");
+              try {
+                gates.computeIfAbsent(key, k -> new CountDownLatch(1)).await();
+              } catch (InterruptedException e) {
+                interrupted.computeIfAbsent(key, k -> new CountDownLatch(1)).countDown();
+                throw e;
+              }
+              return CallToolResult.text("released " + key);
+            })
+        .tool(
+            Tool.builder("count").build(),
+            call -> {
+              for (int i = 1; i <= 3; i++) {
+                call.context().progress().report(i, 3.0, "step " + i);
+              }
+              return CallToolResult.text("counted");
+            })
         .build();
   }
 
@@ -77,32 +81,77 @@ class EngineParityTest {
   }
 
   @Test
-  void aProgressTokenHeldByAToolCallIsRefusedForEveryOtherRequestTypeOfThatSession() throws Exception {
+  void aProgressTokenHeldByAToolCallIsRefusedForEveryOtherRequestTypeOfThatSession()
+      throws Exception {
     McpServer server = server();
     PipeLink a = PipeLink.connect(server);
     PipeLink b = PipeLink.connect(server);
     open.add(a);
     open.add(b);
     var engine = EngineAccess.of(a.client);
-    CompletableFuture<?> held = engine.request(McpMethods.TOOLS_CALL, withToken("{'name':'hold','arguments':{'key':'t'}}", "tok"),
-        CallOptions.defaults(), null).result();
+    CompletableFuture<?> held =
+        engine
+            .request(
+                McpMethods.TOOLS_CALL,
+                withToken("{'name':'hold','arguments':{'key':'t'}}", "tok"),
+                CallOptions.defaults(),
+                null)
+            .result();
     while (a.session.engine().inFlightCount() == 0) {
       Thread.onSpinWait();
     }
 
-    assertThat(errorCode(engine.request(McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null).result()))
+    assertThat(
+            errorCode(
+                engine
+                    .request(
+                        McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null)
+                    .result()))
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
-    assertThat(errorCode(engine.request(McpMethods.PING, withToken("{}", "tok"), CallOptions.defaults(), null).result()))
+    assertThat(
+            errorCode(
+                engine
+                    .request(McpMethods.PING, withToken("{}", "tok"), CallOptions.defaults(), null)
+                    .result()))
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
-    assertThat(errorCode(engine.request(McpMethods.LOGGING_SET_LEVEL, withToken("{'level':'debug'}", "tok"), CallOptions.defaults(), null).result()))
+    assertThat(
+            errorCode(
+                engine
+                    .request(
+                        McpMethods.LOGGING_SET_LEVEL,
+                        withToken("{'level':'debug'}", "tok"),
+                        CallOptions.defaults(),
+                        null)
+                    .result()))
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
-    assertThat(errorCode(EngineAccess.of(b.client).request(McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null).result()))
-        .as("another session's tokens are its own").isZero();
+    assertThat(
+            errorCode(
+                EngineAccess.of(b.client)
+                    .request(
+                        McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null)
+                    .result()))
+        .as("another session's tokens are its own")
+        .isZero();
 
     gates.computeIfAbsent("t", k -> new CountDownLatch(1)).countDown();
     assertThat(errorCode(held)).isZero();
-    assertThat(errorCode(engine.request(McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null).result())).isZero();
-    assertThat(errorCode(engine.request(McpMethods.LOGGING_SET_LEVEL, withToken("{'level':'debug'}", "tok"), CallOptions.defaults(), null).result())).isZero();
+    assertThat(
+            errorCode(
+                engine
+                    .request(
+                        McpMethods.TOOLS_LIST, withToken("{}", "tok"), CallOptions.defaults(), null)
+                    .result()))
+        .isZero();
+    assertThat(
+            errorCode(
+                engine
+                    .request(
+                        McpMethods.LOGGING_SET_LEVEL,
+                        withToken("{'level':'debug'}", "tok"),
+                        CallOptions.defaults(),
+                        null)
+                    .result()))
+        .isZero();
   }
 
   @Test
@@ -112,8 +161,10 @@ class EngineParityTest {
     PipeLink b = PipeLink.connect(server);
     open.add(a);
     open.add(b);
-    ToolCallHandle ha = a.client.callToolAsync("hold", Json.parse("{'key':'a'}"), CallOptions.defaults());
-    ToolCallHandle hb = b.client.callToolAsync("hold", Json.parse("{'key':'b'}"), CallOptions.defaults());
+    ToolCallHandle ha =
+        a.client.callToolAsync("hold", Json.parse("{'key':'a'}"), CallOptions.defaults());
+    ToolCallHandle hb =
+        b.client.callToolAsync("hold", Json.parse("{'key':'b'}"), CallOptions.defaults());
     assertThat(ha.id()).isEqualTo(hb.id());
     while (a.session.engine().inFlightCount() == 0 || b.session.engine().inFlightCount() == 0) {
       Thread.onSpinWait();
@@ -121,8 +172,12 @@ class EngineParityTest {
 
     assertThat(ha.cancel("user pressed stop")).isTrue();
 
-    assertThat(interrupted.computeIfAbsent("a", k -> new CountDownLatch(1)).await(5, TimeUnit.SECONDS)).isTrue();
-    assertThat(ha.result()).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
+    assertThat(
+            interrupted.computeIfAbsent("a", k -> new CountDownLatch(1)).await(5, TimeUnit.SECONDS))
+        .isTrue();
+    assertThat(ha.result())
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableOfType(ExecutionException.class)
         .withCauseInstanceOf(CancelledException.class);
     assertThat(b.session.engine().inFlightCount()).isEqualTo(1);
     gates.computeIfAbsent("b", k -> new CountDownLatch(1)).countDown();
@@ -140,7 +195,11 @@ class EngineParityTest {
     open.addAll(links);
     CopyOnWriteArrayList<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
 
-    CallToolResult withProgress = links.get(0).client.callTool("count", null, CallOptions.builder().progress(updates::add).build());
+    CallToolResult withProgress =
+        links
+            .get(0)
+            .client
+            .callTool("count", null, CallOptions.builder().progress(updates::add).build());
     CallToolResult without = links.get(1).client.callTool("count", null);
 
     assertThat(withProgress.firstText()).isEqualTo("counted");

@@ -26,21 +26,38 @@ import tools.jackson.databind.node.ObjectNode;
 class ErrorMessagesInProtocolTermsTest {
   /** What must never appear in an answer: Java names and the parser's own vocabulary. */
   private static final Pattern INTERNALS =
-      Pattern.compile("java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.fasterxml|com\\.networknt|Exception|<|`");
+      Pattern.compile(
+          "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.fasterxml|com\\.networknt|Exception|<|`");
 
-  private static final List<String> WRONG = List.of(
-      "5", "-1", "1.5", "1e999999999", "123456789012345678901234567890", "\"text\"", "true", "[]", "[1,\"x\",{}]",
-      "{}", "{\"a\":{\"b\":[1]}}", "null");
+  private static final List<String> WRONG =
+      List.of(
+          "5",
+          "-1",
+          "1.5",
+          "1e999999999",
+          "123456789012345678901234567890",
+          "\"text\"",
+          "true",
+          "[]",
+          "[1,\"x\",{}]",
+          "{}",
+          "{\"a\":{\"b\":[1]}}",
+          "null");
 
   public record Args(int steps, String name, List<Long> sizes, Place place) {}
 
   public record Place(String city, double lat) {}
 
   static McpServer server() {
-    ObjectNode schema = McpJson.mapper().readValue(
-        "{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\"}}}", ObjectNode.class);
+    ObjectNode schema =
+        McpJson.mapper()
+            .readValue(
+                "{\"type\":\"object\",\"properties\":{\"steps\":{\"type\":\"integer\"}}}",
+                ObjectNode.class);
     return PromptsAndCompletionsTest.builder()
-        .tool(Tool.builder("raw").description("raw").inputSchema(schema).build(), call -> CallToolResult.text("ok"))
+        .tool(
+            Tool.builder("raw").description("raw").inputSchema(schema).build(),
+            call -> CallToolResult.text("ok"))
         .tool("typed", "typed", Args.class, (args, ctx) -> CallToolResult.text("ok"))
         .build();
   }
@@ -66,7 +83,9 @@ class ErrorMessagesInProtocolTermsTest {
       }
       for (String args : variants(Args.class)) {
         for (String tool : List.of("typed", "raw")) {
-          JsonNode answer = raw.call(id++, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + args + "}");
+          JsonNode answer =
+              raw.call(
+                  id++, "tools/call", "{\"name\":\"" + tool + "\",\"arguments\":" + args + "}");
           answers++;
           if (INTERNALS.matcher(answer.toString()).find()) {
             leaks.add("tools/call " + tool + " " + args + " -> " + answer);
@@ -81,17 +100,38 @@ class ErrorMessagesInProtocolTermsTest {
   @Test
   void aWrongTypeIsNamedByItsFieldPathAndItsJsonTypes() throws Exception {
     try (RawStdio raw = RawStdio.initialized(server())) {
-      assertThat(message(raw.call(1, "initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"roots\":5},"
-          + "\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}")))
+      assertThat(
+              message(
+                  raw.call(
+                      1,
+                      "initialize",
+                      "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"roots\":5},"
+                          + "\"clientInfo\":{\"name\":\"x\",\"version\":\"1\"}}")))
           .isEqualTo("Invalid params: capabilities.roots: expected object, got integer");
-      assertThat(message(raw.call(2, "initialize", "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"version\":\"1\"}}")))
+      assertThat(
+              message(
+                  raw.call(
+                      2,
+                      "initialize",
+                      "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"version\":\"1\"}}")))
           .isEqualTo("Invalid params: clientInfo.name is required");
-      assertThat(message(raw.call(3, "completion/complete", "{\"ref\":{\"name\":\"x\"},\"argument\":{\"name\":\"a\",\"value\":\"\"}}")))
+      assertThat(
+              message(
+                  raw.call(
+                      3,
+                      "completion/complete",
+                      "{\"ref\":{\"name\":\"x\"},\"argument\":{\"name\":\"a\",\"value\":\"\"}}")))
           .isEqualTo("Invalid params: ref.type is missing or names no known kind");
-      assertThat(message(raw.call(4, "prompts/get", "{\"name\":\"test_prompt_with_arguments\",\"arguments\":[1]}")))
+      assertThat(
+              message(
+                  raw.call(
+                      4,
+                      "prompts/get",
+                      "{\"name\":\"test_prompt_with_arguments\",\"arguments\":[1]}")))
           .isEqualTo("Invalid params: arguments: expected object, got array");
       assertThat(message(raw.call(5, "resources/read", "{\"uri\":5}")))
-          .as("a number is not coerced to a string").isEqualTo("Invalid params: uri: expected string, got integer");
+          .as("a number is not coerced to a string")
+          .isEqualTo("Invalid params: uri: expected string, got integer");
       assertThat(message(raw.call(6, "logging/setLevel", "{\"level\":true}")))
           .isEqualTo("Invalid params: level: expected string, got boolean");
     }

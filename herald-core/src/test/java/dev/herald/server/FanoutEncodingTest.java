@@ -27,7 +27,11 @@ class FanoutEncodingTest {
   }
 
   private McpServer serverWith(int sessions) throws InterruptedException {
-    McpServer server = McpServer.builder().eventListenerFactory(Counts.PER_SESSION).listChangedDebounce(Duration.ofMillis(1)).build();
+    McpServer server =
+        McpServer.builder()
+            .eventListenerFactory(Counts.PER_SESSION)
+            .listChangedDebounce(Duration.ofMillis(1))
+            .build();
     for (int i = 0; i < sessions; i++) {
       peers.add(Peers.connect(server));
     }
@@ -49,9 +53,15 @@ class FanoutEncodingTest {
     server.addTool(Tool.builder("t").build(), call -> CallToolResult.text("t"));
     awaitEncoded(1);
     byte[] first = serverEnd(peers.get(0)).sentEncoded.get(0);
-    assertThat(peers).allSatisfy(p -> assertThat(serverEnd(p).sentEncoded).singleElement().isSameAs(first));
-    Peers.awaitTrue(() -> peers.stream().allMatch(p -> p.wire().received.stream()
-        .anyMatch(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(McpMethods.TOOLS_LIST_CHANGED))));
+    assertThat(peers)
+        .allSatisfy(p -> assertThat(serverEnd(p).sentEncoded).singleElement().isSameAs(first));
+    Peers.awaitTrue(() ->
+        peers.stream()
+            .allMatch(p ->
+                p.wire().received.stream()
+                    .anyMatch(m ->
+                        m instanceof JsonRpcMessage.Notification n
+                            && n.method().equals(McpMethods.TOOLS_LIST_CHANGED))));
   }
 
   @Test
@@ -59,8 +69,11 @@ class FanoutEncodingTest {
     McpServer server = serverWith(3);
     peers.get(2).session().logLevel(LoggingLevel.ERROR); // this one's gate refuses INFO
     server.log(LoggingLevel.INFO, "app", "hello");
-    Peers.awaitTrue(() -> serverEnd(peers.get(0)).sentEncoded.size() == 1 && serverEnd(peers.get(1)).sentEncoded.size() == 1);
-    assertThat(serverEnd(peers.get(1)).sentEncoded.get(0)).isSameAs(serverEnd(peers.get(0)).sentEncoded.get(0));
+    Peers.awaitTrue(() ->
+        serverEnd(peers.get(0)).sentEncoded.size() == 1
+            && serverEnd(peers.get(1)).sentEncoded.size() == 1);
+    assertThat(serverEnd(peers.get(1)).sentEncoded.get(0))
+        .isSameAs(serverEnd(peers.get(0)).sentEncoded.get(0));
     assertThat(serverEnd(peers.get(2)).sentEncoded).isEmpty();
     assertThat(Counts.of(peers.get(2).session()).gated()).isPositive();
   }

@@ -29,10 +29,12 @@ class IdReuseAfterAnswerTest {
 
   @Test
   void threeHundredBackToBackToolCallsWithOneIdOverStdioAreAllAnswered() throws Exception {
-    McpServer server = McpServer.builder()
-        .tool(dev.herald.wire.Tool.builder("quick").description("answers at once").build(),
-            call -> dev.herald.wire.CallToolResult.text("ok"))
-        .build();
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                dev.herald.wire.Tool.builder("quick").description("answers at once").build(),
+                call -> dev.herald.wire.CallToolResult.text("ok"))
+            .build();
     try (RawStdio raw = RawStdio.initialized(server)) {
       List<String> refused = new ArrayList<>();
       for (int i = 0; i < 300; i++) {

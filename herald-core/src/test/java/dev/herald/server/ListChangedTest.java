@@ -58,7 +58,8 @@ class ListChangedTest {
 
   private void awaitDelivered(int client, int count) throws InterruptedException {
     assertThat(received.get(client).tryAcquire(count, 5, TimeUnit.SECONDS))
-        .as("client %d received %d list change(s)", client, count).isTrue();
+        .as("client %d received %d list change(s)", client, count)
+        .isTrue();
   }
 
   @Test
@@ -81,7 +82,9 @@ class ListChangedTest {
     assertThat(Counts.of(initializing.session()).gated()).isEqualTo(1);
     for (int i = 0; i < 3; i++) {
       awaitDelivered(i, 1);
-      assertThat(links.get(i).client.listTools()).extracting(Tool::name).containsExactly("b", "base");
+      assertThat(links.get(i).client.listTools())
+          .extracting(Tool::name)
+          .containsExactly("b", "base");
     }
 
     tool(server, "c");
@@ -104,10 +107,11 @@ class ListChangedTest {
     clock.advance(Duration.ofMillis(50));
 
     assertThat(links.get(0).client.serverCapabilities().toolsListChanged()).isFalse();
-    assertThat(links).allSatisfy(l -> {
-      assertThat(l.sentCount(CHANGED)).isZero();
-      assertThat(Counts.of(l.session).gated()).isEqualTo(1);
-    });
+    assertThat(links)
+        .allSatisfy(l -> {
+          assertThat(l.sentCount(CHANGED)).isZero();
+          assertThat(Counts.of(l.session).gated()).isEqualTo(1);
+        });
     assertThat(links.get(1).client.listTools()).extracting(Tool::name).containsExactly("a", "base");
   }
 
@@ -130,7 +134,8 @@ class ListChangedTest {
     assertThat(links.get(1).client.listTools()).extracting(Tool::name).containsExactly("base");
     assertThat(links.get(1).client.callTool("base", null).firstText()).isEqualTo("base");
     assertThatThrownBy(() -> links.get(1).client.callTool("mine", null))
-        .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));
+        .isInstanceOfSatisfying(
+            McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));
 
     assertThat(mine.session.removeTool("base")).isTrue();
     clock.advance(Duration.ofMillis(10));
@@ -144,9 +149,15 @@ class ListChangedTest {
     McpServer server = server().build();
     List<PipeLink> links = clients(server, 3);
 
-    links.get(1).session.addTool(Tool.builder("local").build(), call -> CallToolResult.text("local"));
+    links
+        .get(1)
+        .session
+        .addTool(Tool.builder("local").build(), call -> CallToolResult.text("local"));
     tool(server, "shared");
-    links.get(2).session.addTool(Tool.builder("local").build(), call -> CallToolResult.text("local"));
+    links
+        .get(2)
+        .session
+        .addTool(Tool.builder("local").build(), call -> CallToolResult.text("local"));
     tool(server, "shared2");
     clock.advance(Duration.ofMillis(10));
     clock.advance(Duration.ofMillis(10));

@@ -62,8 +62,11 @@ final class ManualScheduler implements Scheduler, Ticker {
       Task next;
       lock.lock();
       try {
-        next = tasks.stream().filter(t -> t.due() <= target)
-            .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq)).orElse(null);
+        next =
+            tasks.stream()
+                .filter(t -> t.due() <= target)
+                .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq))
+                .orElse(null);
         if (next == null) {
           now = target;
           return;

@@ -25,8 +25,10 @@ final class MemoryTransport implements Transport {
   private final LinkedBlockingQueue<byte[]> inbox = new LinkedBlockingQueue<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private @Nullable MemoryTransport peer;
+
   /** The shared bytes of every pre-encoded message this end sent, in send order (identity matters). */
   final List<byte[]> sentEncoded = new CopyOnWriteArrayList<>();
+
   /** Every message this end received, in arrival order. */
   final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
 
@@ -50,24 +52,27 @@ final class MemoryTransport implements Transport {
 
   @Override
   public void start(Receiver receiver) {
-    Thread.ofPlatform().daemon().name("memory-" + name).start(() -> {
-      try {
-        while (true) {
-          byte[] bytes = inbox.take();
-          if (bytes == EOF) {
-            break;
+    Thread.ofPlatform()
+        .daemon()
+        .name("memory-" + name)
+        .start(() -> {
+          try {
+            while (true) {
+              byte[] bytes = inbox.take();
+              if (bytes == EOF) {
+                break;
+              }
+              DecodedMessage frame = MessageCodec.decode(bytes);
+              if (frame instanceof DecodedMessage.Valid v) {
+                received.add(v.message());
+              }
+              receiver.onFrame(frame);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
           }
-          DecodedMessage frame = MessageCodec.decode(bytes);
-          if (frame instanceof DecodedMessage.Valid v) {
-            received.add(v.message());
-          }
-          receiver.onFrame(frame);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      receiver.onClose(null);
-    });
+          receiver.onClose(null);
+        });
   }
 
   @Override

@@ -24,7 +24,8 @@ final class Peers {
   private Peers() {}
 
   /** A real {@link McpClient}, its server session and the client end of the wire (for recording). */
-  record Peer(McpClient client, ServerSession session, MemoryTransport wire) implements AutoCloseable {
+  record Peer(McpClient client, ServerSession session, MemoryTransport wire)
+      implements AutoCloseable {
     /** Sends a raw request and waits for its result. */
     JsonNode request(String method, ObjectNode params) throws Exception {
       return await(EngineAccess.of(client).request(method, params).result());
@@ -47,7 +48,8 @@ final class Peers {
   }
 
   /** A client built on a bare session engine so that the test answers the server's requests. */
-  record RawPeer(SessionEngine engine, ServerSession session, MemoryTransport wire) implements AutoCloseable {
+  record RawPeer(SessionEngine engine, ServerSession session, MemoryTransport wire)
+      implements AutoCloseable {
     JsonNode request(String method, ObjectNode params) throws Exception {
       return await(engine.request(method, params).result());
     }
@@ -66,14 +68,23 @@ final class Peers {
     return new Peer(client, session, wire[0]);
   }
 
-  static RawPeer connectRaw(McpServer server, ClientCapabilities caps, RequestHandler handler) throws Exception {
+  static RawPeer connectRaw(McpServer server, ClientCapabilities caps, RequestHandler handler)
+      throws Exception {
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession session = server.connect(wire[1]);
-    SessionEngine engine = SessionEngine.builder().name("raw-client").transport(wire[0]).requests(handler).build();
+    SessionEngine engine =
+        SessionEngine.builder().name("raw-client").transport(wire[0]).requests(handler).build();
     engine.start();
-    InitializeParams init = new InitializeParams(
-        ProtocolVersion.LATEST_LEGACY.wire(), caps, Implementation.of("raw-client", "1.0"), null);
-    await(engine.request(McpMethods.INITIALIZE, McpJson.toObject(init), CallOptions.defaults(), null).result());
+    InitializeParams init =
+        new InitializeParams(
+            ProtocolVersion.LATEST_LEGACY.wire(),
+            caps,
+            Implementation.of("raw-client", "1.0"),
+            null);
+    await(
+        engine
+            .request(McpMethods.INITIALIZE, McpJson.toObject(init), CallOptions.defaults(), null)
+            .result());
     engine.version(ProtocolVersion.LATEST_LEGACY);
     engine.notify(McpMethods.INITIALIZED, null, null);
     awaitTrue(() -> session.state() == ServerSession.State.OPERATING);

@@ -5,19 +5,19 @@ import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpJson;
+import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.UncheckedIOException;
-import dev.herald.wire.McpJson;
-import dev.herald.wire.McpMethods;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,7 +59,8 @@ final class PipeLink implements AutoCloseable {
       PipedInputStream clientIn = new PipedInputStream(1 << 20);
       PipedOutputStream serverOut = new PipedOutputStream(clientIn);
       return new Transport[] {
-        StdioTransport.of(serverIn, new Pumped(serverOut)), StdioTransport.of(clientIn, new Pumped(clientOut))
+        StdioTransport.of(serverIn, new Pumped(serverOut)),
+        StdioTransport.of(clientIn, new Pumped(clientOut))
       };
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -75,20 +76,28 @@ final class PipeLink implements AutoCloseable {
     Recording recording = new Recording(ends[0]);
     ServerSession session = server.connect(recording);
     AtomicInteger listChanged = new AtomicInteger();
-    SessionEngine engine = SessionEngine.builder()
-        .name("raw")
-        .transport(ends[1])
-        .requests(call -> McpJson.object())
-        .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged.incrementAndGet())
-        .build();
+    SessionEngine engine =
+        SessionEngine.builder()
+            .name("raw")
+            .transport(ends[1])
+            .requests(call -> McpJson.object())
+            .onNotification(McpMethods.TOOLS_LIST_CHANGED, p -> listChanged.incrementAndGet())
+            .build();
     engine.start();
-    engine.request(McpMethods.INITIALIZE, Json.parse(
-        "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}")).result().get();
+    engine
+        .request(
+            McpMethods.INITIALIZE,
+            Json.parse(
+                "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}"))
+        .result()
+        .get();
     return new RawPeer(session, engine, recording, listChanged);
   }
 
   /** A hand-driven peer: its session, its engine, what the server sent it. */
-  record RawPeer(ServerSession session, SessionEngine engine, Recording sent, AtomicInteger listChanged) implements AutoCloseable {
+  record RawPeer(
+      ServerSession session, SessionEngine engine, Recording sent, AtomicInteger listChanged)
+      implements AutoCloseable {
     @Override
     public void close() {
       engine.close();
@@ -156,26 +165,29 @@ final class PipeLink implements AutoCloseable {
     private final BlockingQueue<byte[]> queue = new LinkedBlockingQueue<>();
 
     Pumped(PipedOutputStream out) {
-      Thread t = new Thread(() -> {
-        try {
-          while (true) {
-            byte[] chunk = queue.take();
-            if (chunk == EOF) {
-              break;
-            }
-            out.write(chunk);
-            out.flush();
-          }
-        } catch (IOException | InterruptedException e) {
-          // the reader went away: drop the rest
-        } finally {
-          try {
-            out.close();
-          } catch (IOException ignored) {
-            // nothing to do
-          }
-        }
-      }, "pipe-pump");
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  while (true) {
+                    byte[] chunk = queue.take();
+                    if (chunk == EOF) {
+                      break;
+                    }
+                    out.write(chunk);
+                    out.flush();
+                  }
+                } catch (IOException | InterruptedException e) {
+                  // the reader went away: drop the rest
+                } finally {
+                  try {
+                    out.close();
+                  } catch (IOException ignored) {
+                    // nothing to do
+                  }
+                }
+              },
+              "pipe-pump");
       t.setDaemon(true);
       t.start();
     }
@@ -197,5 +209,4 @@ final class PipeLink implements AutoCloseable {
       queue.add(EOF);
     }
   }
-
 }

@@ -31,35 +31,63 @@ class PromptsAndCompletionsTest {
 
   static McpServer.Builder builder() {
     return McpServer.builder()
-        .prompt(Prompt.of("test_prompt_with_arguments", "Two arguments",
-                List.of(PromptArgument.of("arg1", "First", true), PromptArgument.of("arg2", "Second", false))),
-            get -> GetPromptResult.of(null, List.of(PromptMessage.user(
-                "arg1='" + get.argument("arg1") + "', arg2='" + get.argument("arg2", "none") + "'"))))
-        .completion(PromptReference.of("test_prompt_with_arguments"), req ->
-            IntStream.range(0, 250).mapToObj(i -> req.value() + i).toList())
-        .resourceTemplate(ResourceTemplate.of("demo://users/{id}", "user", null), ResourceHandler.text("text/plain", () -> "u"))
-        .completion(ResourceTemplateReference.of("demo://users/{id}"), req ->
-            List.of("alice", "bob", "carol").stream().filter(n -> n.startsWith(req.value())).toList())
-        .resource(Resource.of("demo://plain", "plain", null), ResourceHandler.text("text/plain", () -> "p"));
+        .prompt(
+            Prompt.of(
+                "test_prompt_with_arguments",
+                "Two arguments",
+                List.of(
+                    PromptArgument.of("arg1", "First", true),
+                    PromptArgument.of("arg2", "Second", false))),
+            get ->
+                GetPromptResult.of(
+                    null,
+                    List.of(
+                        PromptMessage.user(
+                            "arg1='"
+                                + get.argument("arg1")
+                                + "', arg2='"
+                                + get.argument("arg2", "none")
+                                + "'"))))
+        .completion(
+            PromptReference.of("test_prompt_with_arguments"),
+            req -> IntStream.range(0, 250).mapToObj(i -> req.value() + i).toList())
+        .resourceTemplate(
+            ResourceTemplate.of("demo://users/{id}", "user", null),
+            ResourceHandler.text("text/plain", () -> "u"))
+        .completion(
+            ResourceTemplateReference.of("demo://users/{id}"),
+            req ->
+                List.of("alice", "bob", "carol").stream()
+                    .filter(n -> n.startsWith(req.value()))
+                    .toList())
+        .resource(
+            Resource.of("demo://plain", "plain", null),
+            ResourceHandler.text("text/plain", () -> "p"));
   }
 
-  static GetPromptResult get(Peers.Peer peer, String name, Map<String, String> args) throws Exception {
+  static GetPromptResult get(Peers.Peer peer, String name, Map<String, String> args)
+      throws Exception {
     return McpJson.resultFromTree(
-        peer.request(McpMethods.PROMPTS_GET, McpJson.toObject(GetPromptParams.of(name, args))), GetPromptResult.class);
+        peer.request(McpMethods.PROMPTS_GET, McpJson.toObject(GetPromptParams.of(name, args))),
+        GetPromptResult.class);
   }
 
   static CompleteResult complete(Peers.Peer peer, CompleteParams params) throws Exception {
-    return McpJson.resultFromTree(peer.request(McpMethods.COMPLETION_COMPLETE, McpJson.toObject(params)), CompleteResult.class);
+    return McpJson.resultFromTree(
+        peer.request(McpMethods.COMPLETION_COMPLETE, McpJson.toObject(params)),
+        CompleteResult.class);
   }
 
   @Test
   void promptHandlersRenderTheirArguments() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
-      assertThat(get(peer, "test_prompt_with_arguments", Map.of("arg1", "x", "arg2", "y")).messages())
+      assertThat(
+              get(peer, "test_prompt_with_arguments", Map.of("arg1", "x", "arg2", "y")).messages())
           .containsExactly(PromptMessage.user("arg1='x', arg2='y'"));
       assertThat(get(peer, "test_prompt_with_arguments", Map.of("arg1", "x")).messages())
           .containsExactly(PromptMessage.user("arg1='x', arg2='none'"));
-      assertThat(peer.client().serverCapabilities().prompts()).isEqualTo(new ServerCapabilities.ListChanged(true));
+      assertThat(peer.client().serverCapabilities().prompts())
+          .isEqualTo(new ServerCapabilities.ListChanged(true));
       assertThat(peer.client().serverCapabilities().completions()).isEqualTo(McpJson.object());
     }
   }
@@ -67,14 +95,19 @@ class PromptsAndCompletionsTest {
   @Test
   void unknownPromptAndMissingRequiredArgumentAreInvalidParams() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
-      McpException unknown = peer.error(McpMethods.PROMPTS_GET, McpJson.toObject(GetPromptParams.of("nope", null)));
-      McpException missing = peer.error(McpMethods.PROMPTS_GET,
-          McpJson.toObject(GetPromptParams.of("test_prompt_with_arguments", Map.of("arg2", "y"))));
+      McpException unknown =
+          peer.error(McpMethods.PROMPTS_GET, McpJson.toObject(GetPromptParams.of("nope", null)));
+      McpException missing =
+          peer.error(
+              McpMethods.PROMPTS_GET,
+              McpJson.toObject(
+                  GetPromptParams.of("test_prompt_with_arguments", Map.of("arg2", "y"))));
 
       assertThat(unknown.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
       assertThat(unknown.getMessage()).isEqualTo("Invalid params: unknown prompt: nope");
       assertThat(missing.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
-      assertThat(missing.getMessage()).isEqualTo("Invalid params: prompt test_prompt_with_arguments needs the argument 'arg1'");
+      assertThat(missing.getMessage())
+          .isEqualTo("Invalid params: prompt test_prompt_with_arguments needs the argument 'arg1'");
     }
   }
 
@@ -82,11 +115,17 @@ class PromptsAndCompletionsTest {
   void promptCatalogChangesReachSessionsAsOneCoalescedListChanged() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     McpServer server = builder().scheduler(clock).build();
-    try (Peers.Peer a = Peers.connect(server); Peers.Peer b = Peers.connect(server)) {
-      server.prompts().add(Prompt.of("late", "Added later", List.of()), g -> GetPromptResult.of(null, List.of()));
+    try (Peers.Peer a = Peers.connect(server);
+        Peers.Peer b = Peers.connect(server)) {
+      server
+          .prompts()
+          .add(
+              Prompt.of("late", "Added later", List.of()),
+              g -> GetPromptResult.of(null, List.of()));
       assertThat(server.prompts().remove("late")).isTrue();
       a.client().ping();
-      assertThat(a.wire().notifications(McpMethods.PROMPTS_LIST_CHANGED)).isEmpty(); // not before the debounce
+      assertThat(a.wire().notifications(McpMethods.PROMPTS_LIST_CHANGED))
+          .isEmpty(); // not before the debounce
 
       clock.advance(java.time.Duration.ofMillis(10));
       a.client().ping();
@@ -101,7 +140,10 @@ class PromptsAndCompletionsTest {
   @Test
   void completionsAreCappedAtOneHundredWithTotalAndHasMore() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
-      CompleteResult r = complete(peer, CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg1", "v"));
+      CompleteResult r =
+          complete(
+              peer,
+              CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg1", "v"));
 
       assertThat(r.completion().values()).hasSize(100).startsWith("v0", "v1");
       assertThat(r.completion().total()).isEqualTo(250L);
@@ -112,7 +154,10 @@ class PromptsAndCompletionsTest {
   @Test
   void resourceTemplateVariablesComplete() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
-      CompleteResult r = complete(peer, CompleteParams.of(ResourceTemplateReference.of("demo://users/{id}"), "id", "b"));
+      CompleteResult r =
+          complete(
+              peer,
+              CompleteParams.of(ResourceTemplateReference.of("demo://users/{id}"), "id", "b"));
 
       assertThat(r.completion().values()).containsExactly("bob");
       assertThat(r.completion().hasMore()).isFalse();
@@ -122,27 +167,36 @@ class PromptsAndCompletionsTest {
   @Test
   void completionOfUnknownReferencesOrArgumentsIsInvalidParams() throws Exception {
     try (Peers.Peer peer = Peers.connect(server())) {
-      for (CompleteParams bad : List.of(
-          CompleteParams.of(PromptReference.of("nope"), "arg1", ""),
-          CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg9", ""),
-          CompleteParams.of(ResourceTemplateReference.of("demo://nope/{id}"), "id", ""),
-          CompleteParams.of(ResourceTemplateReference.of("demo://users/{id}"), "name", ""))) {
-        assertThat(peer.error(McpMethods.COMPLETION_COMPLETE, McpJson.toObject(bad)).code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
+      for (CompleteParams bad :
+          List.of(
+              CompleteParams.of(PromptReference.of("nope"), "arg1", ""),
+              CompleteParams.of(PromptReference.of("test_prompt_with_arguments"), "arg9", ""),
+              CompleteParams.of(ResourceTemplateReference.of("demo://nope/{id}"), "id", ""),
+              CompleteParams.of(ResourceTemplateReference.of("demo://users/{id}"), "name", ""))) {
+        assertThat(peer.error(McpMethods.COMPLETION_COMPLETE, McpJson.toObject(bad)).code())
+            .isEqualTo(ErrorCodes.INVALID_PARAMS);
       }
     }
   }
 
   @Test
   void withoutPromptsOrCompletionHandlersNeitherIsDeclaredNorServed() throws Exception {
-    McpServer server = McpServer.builder()
-        .resource(Resource.of("demo://plain", "plain", null), ResourceHandler.text("text/plain", () -> "p"))
-        .build();
+    McpServer server =
+        McpServer.builder()
+            .resource(
+                Resource.of("demo://plain", "plain", null),
+                ResourceHandler.text("text/plain", () -> "p"))
+            .build();
     try (Peers.Peer peer = Peers.connect(server)) {
       assertThat(peer.client().serverCapabilities().prompts()).isNull();
       assertThat(peer.client().serverCapabilities().completions()).isNull();
-      assertThat(peer.error(McpMethods.PROMPTS_LIST, McpJson.object()).code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
-      assertThat(peer.error(McpMethods.COMPLETION_COMPLETE,
-              McpJson.toObject(CompleteParams.of(PromptReference.of("x"), "a", ""))).code())
+      assertThat(peer.error(McpMethods.PROMPTS_LIST, McpJson.object()).code())
+          .isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
+      assertThat(
+              peer.error(
+                      McpMethods.COMPLETION_COMPLETE,
+                      McpJson.toObject(CompleteParams.of(PromptReference.of("x"), "a", "")))
+                  .code())
           .isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
     }
   }

@@ -29,16 +29,18 @@ final class RawStdio implements AutoCloseable {
   private RawStdio(ServerSession session, OutputStream toServer, PipedInputStream fromServer) {
     this.session = session;
     this.toServer = toServer;
-    Thread.ofVirtual().start(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          lines.add(line);
-        }
-      } catch (IOException ignored) {
-        // the server's end closed
-      }
-    });
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(new InputStreamReader(fromServer, StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+              lines.add(line);
+            }
+          } catch (IOException ignored) {
+            // the server's end closed
+          }
+        });
   }
 
   static RawStdio connect(McpServer server) {
@@ -47,7 +49,8 @@ final class RawStdio implements AutoCloseable {
       PipedOutputStream toServer = new PipedOutputStream(serverIn);
       PipedInputStream fromServer = new PipedInputStream(1 << 20);
       PipedOutputStream serverOut = new PipedOutputStream(fromServer);
-      ServerSession session = server.connect(StdioTransport.of(serverIn, new PipeLink.Pumped(serverOut)));
+      ServerSession session =
+          server.connect(StdioTransport.of(serverIn, new PipeLink.Pumped(serverOut)));
       return new RawStdio(session, toServer, fromServer);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -57,8 +60,9 @@ final class RawStdio implements AutoCloseable {
   /** Connects and completes the handshake. */
   static RawStdio initialized(McpServer server) throws Exception {
     RawStdio raw = connect(server);
-    raw.send("{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
-        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
+    raw.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"raw\",\"version\":\"1\"}}}");
     assertThat(raw.next().get("result")).as("initialize result").isNotNull();
     raw.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     return raw;
@@ -78,7 +82,14 @@ final class RawStdio implements AutoCloseable {
   /** Writes a request whose params are the given JSON text and returns the server's answer. */
   JsonNode call(Object id, String method, String params) throws Exception {
     String idJson = id instanceof String s ? "\"" + s + "\"" : String.valueOf(id);
-    send("{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"method\":\"" + method + "\",\"params\":" + params + "}");
+    send(
+        "{\"jsonrpc\":\"2.0\",\"id\":"
+            + idJson
+            + ",\"method\":\""
+            + method
+            + "\",\"params\":"
+            + params
+            + "}");
     return next();
   }
 

@@ -24,29 +24,40 @@ class ServerDiscoverTest {
         .info("discoverable", "2.0")
         .instructions("use the echo tool")
         .tool(Tool.builder("echo").build(), call -> dev.herald.wire.CallToolResult.text("echo"))
-        .resource(Resource.of("test://a", "a", "text/plain"), ResourceHandler.text("text/plain", () -> "a"))
+        .resource(
+            Resource.of("test://a", "a", "text/plain"),
+            ResourceHandler.text("text/plain", () -> "a"))
         .build();
   }
 
   private static ObjectNode modernParams() {
-    ObjectNode meta = McpJson.object()
-        .put(MetaKeys.PROTOCOL_VERSION, ProtocolVersion.V2026_07_28.wire());
+    ObjectNode meta =
+        McpJson.object().put(MetaKeys.PROTOCOL_VERSION, ProtocolVersion.V2026_07_28.wire());
     meta.set(MetaKeys.CLIENT_CAPABILITIES, McpJson.object());
     return McpJson.object().set("_meta", meta);
   }
 
   @Test
-  void aModernRequestIsAnsweredWithVersionsCapabilitiesServerInfoAndInstructions() throws Exception {
+  void aModernRequestIsAnsweredWithVersionsCapabilitiesServerInfoAndInstructions()
+      throws Exception {
     McpServer server = server();
     MemoryTransport[] wire = MemoryTransport.pair();
     server.connect(wire[1]);
-    SessionEngine client = SessionEngine.builder().name("modern-client").transport(wire[0]).requests(call -> McpJson.object()).build();
+    SessionEngine client =
+        SessionEngine.builder()
+            .name("modern-client")
+            .transport(wire[0])
+            .requests(call -> McpJson.object())
+            .build();
     client.start();
     try {
-      DiscoverResult result = McpJson.resultFromTree(
-          Peers.await(client.request(McpMethods.SERVER_DISCOVER, modernParams()).result()), DiscoverResult.class);
+      DiscoverResult result =
+          McpJson.resultFromTree(
+              Peers.await(client.request(McpMethods.SERVER_DISCOVER, modernParams()).result()),
+              DiscoverResult.class);
 
-      assertThat(result.supportedVersions()).containsExactlyElementsOf(ProtocolVersion.supportedWire());
+      assertThat(result.supportedVersions())
+          .containsExactlyElementsOf(ProtocolVersion.supportedWire());
       assertThat(result.capabilities()).isEqualTo(server.capabilities());
       assertThat(result.capabilities().resources()).isNotNull();
       assertThat(result.instructions()).isEqualTo("use the echo tool");
@@ -63,7 +74,9 @@ class ServerDiscoverTest {
       McpException withModernMeta = peer.error(McpMethods.SERVER_DISCOVER, modernParams());
 
       assertThat(plain.code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
-      assertThat(plain.getMessage()).isEqualTo("Method not found: server/discover is not part of protocol version 2025-11-25");
+      assertThat(plain.getMessage())
+          .isEqualTo(
+              "Method not found: server/discover is not part of protocol version 2025-11-25");
       assertThat(withModernMeta.code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
     }
   }
@@ -72,14 +85,23 @@ class ServerDiscoverTest {
   void beforeInitializeARequestWithoutModernMetaGetsMethodNotFound() throws Exception {
     MemoryTransport[] wire = MemoryTransport.pair();
     server().connect(wire[1]);
-    SessionEngine client = SessionEngine.builder().name("legacy-client").transport(wire[0]).requests(call -> McpJson.object()).build();
+    SessionEngine client =
+        SessionEngine.builder()
+            .name("legacy-client")
+            .transport(wire[0])
+            .requests(call -> McpJson.object())
+            .build();
     client.start();
     try {
-      assertThatThrownBy(() -> Peers.await(client.request(McpMethods.SERVER_DISCOVER, McpJson.object()).result()))
-          .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND));
+      assertThatThrownBy(() ->
+              Peers.await(client.request(McpMethods.SERVER_DISCOVER, McpJson.object()).result()))
+          .isInstanceOfSatisfying(
+              McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND));
       // and the rest of the 2026 era is not served statelessly: tools/list still needs initialize
-      assertThatThrownBy(() -> Peers.await(client.request(McpMethods.TOOLS_LIST, modernParams()).result()))
-          .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_REQUEST));
+      assertThatThrownBy(
+              () -> Peers.await(client.request(McpMethods.TOOLS_LIST, modernParams()).result()))
+          .isInstanceOfSatisfying(
+              McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_REQUEST));
     } finally {
       client.close();
     }

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.client.McpClient;
 import dev.herald.client.ToolCallHandle;
+import dev.herald.internal.session.RecordingEventListener;
+import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.EventListener;
-import dev.herald.internal.session.RecordingEventListener;
-import dev.herald.internal.session.SessionEngine;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CallToolResult;
@@ -60,7 +60,9 @@ class ServerEventsTest {
         .ticker(clock)
         .progressInterval(Duration.ZERO)
         .eventListenerFactory(role -> new RecordingEventListener())
-        .resource(Resource.of("test://r", "r", "text/plain"), ResourceHandler.text("text/plain", () -> "r"))
+        .resource(
+            Resource.of("test://r", "r", "text/plain"),
+            ResourceHandler.text("text/plain", () -> "r"))
         .prompt(Prompt.of("p", "A prompt", List.of()), get -> GetPromptResult.of(null, List.of()));
   }
 
@@ -69,7 +71,8 @@ class ServerEventsTest {
   }
 
   /** A client connected to {@code server} over {@code serverEnd}, and its session once operating. */
-  private ServerSession connect(McpServer server, McpClient.Builder client, Transport serverEnd, MemoryTransport clientEnd)
+  private ServerSession connect(
+      McpServer server, McpClient.Builder client, Transport serverEnd, MemoryTransport clientEnd)
       throws InterruptedException {
     ServerSession session = server.connect(serverEnd);
     McpClient c = client.connect(clientEnd);
@@ -82,40 +85,52 @@ class ServerEventsTest {
   void everyNotificationFamilyTheServerAndTheClientSendIsReportedSent() throws Exception {
     CountDownLatch running = new CountDownLatch(1);
     List<EventListener.Role> roles = new CopyOnWriteArrayList<>();
-    McpServer server = server()
-        .tool(Tool.builder("work").build(), call -> {
-          call.context().log(LoggingLevel.INFO, "working");
-          call.context().progress().report(1);
-          return CallToolResult.text("done");
-        })
-        .tool(Tool.builder("block").build(), call -> {
-          running.countDown();
-          new CountDownLatch(1).await(10, TimeUnit.SECONDS); // until cancelled
-          return CallToolResult.text("never");
-        })
-        .eventListenerFactory(role -> {
-          roles.add(role);
-          return new RecordingEventListener();
-        })
-        .build();
+    McpServer server =
+        server()
+            .tool(
+                Tool.builder("work").build(),
+                call -> {
+                  call.context().log(LoggingLevel.INFO, "working");
+                  call.context().progress().report(1);
+                  return CallToolResult.text("done");
+                })
+            .tool(
+                Tool.builder("block").build(),
+                call -> {
+                  running.countDown();
+                  new CountDownLatch(1).await(10, TimeUnit.SECONDS); // until cancelled
+                  return CallToolResult.text("never");
+                })
+            .eventListenerFactory(role -> {
+              roles.add(role);
+              return new RecordingEventListener();
+            })
+            .build();
     RecordingEventListener clientEvents = new RecordingEventListener();
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession session = server.connect(wire[1]);
-    McpClient client = McpClient.builder()
-        .roots(List.of(Root.of("file:///a", "a")))
-        .eventListenerFactory(role -> {
-          roles.add(role);
-          return clientEvents;
-        })
-        .connect(wire[0]);
+    McpClient client =
+        McpClient.builder()
+            .roots(List.of(Root.of("file:///a", "a")))
+            .eventListenerFactory(role -> {
+              roles.add(role);
+              return clientEvents;
+            })
+            .connect(wire[0]);
     awaitTrue(() -> session.state() == ServerSession.State.OPERATING);
     RecordingEventListener serverEvents = events(session);
 
     client.subscribe("test://r", update -> {});
     client.callTool("work", null, CallOptions.builder().progress(update -> {}).build());
     server.addTool(Tool.builder("added").build(), call -> CallToolResult.text("added"));
-    server.resources().add(Resource.of("test://added", "added", null), ResourceHandler.text("text/plain", () -> "a"));
-    server.prompts().add(Prompt.of("added", "Added", List.of()), get -> GetPromptResult.of(null, List.of()));
+    server
+        .resources()
+        .add(
+            Resource.of("test://added", "added", null),
+            ResourceHandler.text("text/plain", () -> "a"));
+    server
+        .prompts()
+        .add(Prompt.of("added", "Added", List.of()), get -> GetPromptResult.of(null, List.of()));
     clock.advance(Duration.ofMillis(10));
     assertThat(server.notifyResourceUpdated("test://r")).isEqualTo(1);
     client.setRoots(List.of(Root.of("file:///b", "b")));
@@ -128,22 +143,26 @@ class ServerEventsTest {
     serverEvents.awaitEvent("sessionClosed");
 
     assertThat(roles).containsExactly(EventListener.Role.SERVER, EventListener.Role.CLIENT);
-    assertThat(serverEvents.events("sent")).containsExactly(
-        "sent MESSAGE",
-        "sent PROGRESS",
-        "sent TOOLS_LIST_CHANGED",
-        "sent RESOURCES_LIST_CHANGED",
-        "sent PROMPTS_LIST_CHANGED",
-        "sent RESOURCES_UPDATED");
-    assertThat(clientEvents.events("sent")).containsExactly("sent INITIALIZED", "sent ROOTS_LIST_CHANGED", "sent CANCELLED");
+    assertThat(serverEvents.events("sent"))
+        .containsExactly(
+            "sent MESSAGE",
+            "sent PROGRESS",
+            "sent TOOLS_LIST_CHANGED",
+            "sent RESOURCES_LIST_CHANGED",
+            "sent PROMPTS_LIST_CHANGED",
+            "sent RESOURCES_UPDATED");
+    assertThat(clientEvents.events("sent"))
+        .containsExactly("sent INITIALIZED", "sent ROOTS_LIST_CHANGED", "sent CANCELLED");
     assertThat(clientEvents.events("progress")).containsExactly("progressAccepted");
-    assertThat(serverEvents.events()).startsWith("sessionOpened", "requestStarted initialize", "requestEnded initialize OK")
+    assertThat(serverEvents.events())
+        .startsWith("sessionOpened", "requestStarted initialize", "requestEnded initialize OK")
         .endsWith("sessionClosed");
-    assertThat(serverEvents.events("requestEnded")).containsExactly(
-        "requestEnded initialize OK",
-        "requestEnded resources/subscribe OK",
-        "requestEnded tools/call OK",
-        "requestEnded tools/call CANCELLED");
+    assertThat(serverEvents.events("requestEnded"))
+        .containsExactly(
+            "requestEnded initialize OK",
+            "requestEnded resources/subscribe OK",
+            "requestEnded tools/call OK",
+            "requestEnded tools/call CANCELLED");
   }
 
   @Test
@@ -151,24 +170,37 @@ class ServerEventsTest {
     McpServer server = server().toolsListChanged(false).build();
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession operating = connect(server, McpClient.builder(), wire[1], wire[0]);
-    MemoryTransport[] raw = MemoryTransport.pair(); // a peer that never sends notifications/initialized
+    MemoryTransport[] raw =
+        MemoryTransport.pair(); // a peer that never sends notifications/initialized
     ServerSession initializing = server.connect(raw[1]);
-    SessionEngine rawClient = SessionEngine.builder().name("raw").transport(raw[0]).requests(call -> McpJson.object()).build();
+    SessionEngine rawClient =
+        SessionEngine.builder()
+            .name("raw")
+            .transport(raw[0])
+            .requests(call -> McpJson.object())
+            .build();
     rawClient.start();
     open.add(rawClient::close);
-    rawClient.request(McpMethods.INITIALIZE, Json.parse(
-        "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}")).result().get(10, TimeUnit.SECONDS);
+    rawClient
+        .request(
+            McpMethods.INITIALIZE,
+            Json.parse(
+                "{'protocolVersion':'2025-11-25','capabilities':{},'clientInfo':{'name':'raw','version':'1'}}"))
+        .result()
+        .get(10, TimeUnit.SECONDS);
 
     server.addTool(Tool.builder("added").build(), call -> CallToolResult.text("added"));
     clock.advance(Duration.ofMillis(10));
     operating.log(LoggingLevel.DEBUG, null, "below the default level");
     assertThat(operating.resourceUpdated("test://r")).as("not subscribed").isFalse();
 
-    assertThat(events(operating).events("gated")).containsExactly(
-        "gated TOOLS_LIST_CHANGED NOT_DECLARED",
-        "gated MESSAGE BELOW_LEVEL",
-        "gated RESOURCES_UPDATED NOT_SUBSCRIBED");
-    assertThat(events(initializing).events("gated")).containsExactly("gated TOOLS_LIST_CHANGED NOT_OPERATING");
+    assertThat(events(operating).events("gated"))
+        .containsExactly(
+            "gated TOOLS_LIST_CHANGED NOT_DECLARED",
+            "gated MESSAGE BELOW_LEVEL",
+            "gated RESOURCES_UPDATED NOT_SUBSCRIBED");
+    assertThat(events(initializing).events("gated"))
+        .containsExactly("gated TOOLS_LIST_CHANGED NOT_OPERATING");
     assertThat(events(operating).events("sent")).isEmpty();
   }
 
@@ -180,25 +212,36 @@ class ServerEventsTest {
     ServerSession session = connect(server, McpClient.builder(), serverEnd, wire[0]);
 
     session.log(LoggingLevel.INFO, null, "first");
-    session.log(LoggingLevel.INFO, null, "over the limit"); // the manual clock never refills the bucket
+    session.log(
+        LoggingLevel.INFO, null, "over the limit"); // the manual clock never refills the bucket
     serverEnd.failing = true;
     server.addTool(Tool.builder("added").build(), call -> CallToolResult.text("added"));
     clock.advance(Duration.ofMillis(10));
 
-    assertThat(events(session).events("dropped")).containsExactly(
-        "dropped MESSAGE RATE_LIMITED", "dropped TOOLS_LIST_CHANGED SESSION_CLOSED");
+    assertThat(events(session).events("dropped"))
+        .containsExactly(
+            "dropped MESSAGE RATE_LIMITED", "dropped TOOLS_LIST_CHANGED SESSION_CLOSED");
     assertThat(events(session).events("sent")).containsExactly("sent MESSAGE");
   }
 
   @Test
   void withoutAListenerAGatedNotificationAllocatesNothing() throws Exception {
-    McpServer server = McpServer.builder().scheduler(clock).ticker(clock).build(); // no factory: EventListener.NONE
+    McpServer server =
+        McpServer.builder()
+            .scheduler(clock)
+            .ticker(clock)
+            .build(); // no factory: EventListener.NONE
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession session = connect(server, McpClient.builder(), wire[1], wire[0]);
     assertThat(session.eventListener()).isSameAs(EventListener.NONE);
     // java.management is reached reflectively: this module does not read it
-    Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean").invoke(null);
-    java.lang.reflect.Method allocatedBytes = Class.forName("com.sun.management.ThreadMXBean").getMethod("getCurrentThreadAllocatedBytes");
+    Object threads =
+        Class.forName("java.lang.management.ManagementFactory")
+            .getMethod("getThreadMXBean")
+            .invoke(null);
+    java.lang.reflect.Method allocatedBytes =
+        Class.forName("com.sun.management.ThreadMXBean")
+            .getMethod("getCurrentThreadAllocatedBytes");
     String data = "below the level";
     for (int i = 0; i < 10_000; i++) {
       session.log(LoggingLevel.DEBUG, null, data); // warm up

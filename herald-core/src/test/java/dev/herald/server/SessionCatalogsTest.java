@@ -24,25 +24,38 @@ class SessionCatalogsTest {
   private static McpServer server(ManualScheduler clock) {
     return McpServer.builder()
         .scheduler(clock)
-        .resource(Resource.of("test://shared", "shared", "text/plain"), ResourceHandler.text("text/plain", () -> "server's"))
-        .prompt(Prompt.of("shared_prompt", "A prompt every session sees", List.of()),
+        .resource(
+            Resource.of("test://shared", "shared", "text/plain"),
+            ResourceHandler.text("text/plain", () -> "server's"))
+        .prompt(
+            Prompt.of("shared_prompt", "A prompt every session sees", List.of()),
             get -> GetPromptResult.of(null, List.of(PromptMessage.user("from the server"))))
         .build();
   }
 
   private static List<String> resourceUris(Peers.Peer peer) throws Exception {
-    return McpJson.resultFromTree(peer.request(McpMethods.RESOURCES_LIST, McpJson.object()), ListResourcesResult.class)
-        .resources().stream().map(Resource::uri).toList();
+    return McpJson.resultFromTree(
+            peer.request(McpMethods.RESOURCES_LIST, McpJson.object()), ListResourcesResult.class)
+        .resources()
+        .stream()
+        .map(Resource::uri)
+        .toList();
   }
 
   private static List<String> promptNames(Peers.Peer peer) throws Exception {
-    return McpJson.resultFromTree(peer.request(McpMethods.PROMPTS_LIST, McpJson.object()), ListPromptsResult.class)
-        .prompts().stream().map(Prompt::name).toList();
+    return McpJson.resultFromTree(
+            peer.request(McpMethods.PROMPTS_LIST, McpJson.object()), ListPromptsResult.class)
+        .prompts()
+        .stream()
+        .map(Prompt::name)
+        .toList();
   }
 
   private static String read(Peers.Peer peer, String uri) throws Exception {
-    var r = McpJson.resultFromTree(peer.request(McpMethods.RESOURCES_READ, McpJson.toObject(ReadResourceParams.of(uri))),
-        dev.herald.wire.ReadResourceResult.class);
+    var r =
+        McpJson.resultFromTree(
+            peer.request(McpMethods.RESOURCES_READ, McpJson.toObject(ReadResourceParams.of(uri))),
+            dev.herald.wire.ReadResourceResult.class);
     return ((ResourceContents.Text) r.contents().get(0)).text();
   }
 
@@ -50,11 +63,23 @@ class SessionCatalogsTest {
   void aSessionsOwnResourcesAndPromptsAreSeenAndAnnouncedOnlyInThatSession() throws Exception {
     ManualScheduler clock = new ManualScheduler();
     McpServer server = server(clock);
-    try (Peers.Peer a = Peers.connect(server); Peers.Peer b = Peers.connect(server)) {
-      a.session().resources().add(Resource.of("test://mine", "mine", "text/plain"), ResourceHandler.text("text/plain", () -> "a's own"));
-      a.session().resources().add(Resource.of("test://shared", "shared", "text/plain"), ResourceHandler.text("text/plain", () -> "a's version"));
-      a.session().prompts().add(Prompt.of("my_prompt", "Only session A has it", List.of()),
-          get -> GetPromptResult.of(null, List.of(PromptMessage.user("from A's overlay"))));
+    try (Peers.Peer a = Peers.connect(server);
+        Peers.Peer b = Peers.connect(server)) {
+      a.session()
+          .resources()
+          .add(
+              Resource.of("test://mine", "mine", "text/plain"),
+              ResourceHandler.text("text/plain", () -> "a's own"));
+      a.session()
+          .resources()
+          .add(
+              Resource.of("test://shared", "shared", "text/plain"),
+              ResourceHandler.text("text/plain", () -> "a's version"));
+      a.session()
+          .prompts()
+          .add(
+              Prompt.of("my_prompt", "Only session A has it", List.of()),
+              get -> GetPromptResult.of(null, List.of(PromptMessage.user("from A's overlay"))));
       clock.advance(Duration.ofMillis(10));
       a.client().ping();
       b.client().ping();
@@ -64,11 +89,19 @@ class SessionCatalogsTest {
       assertThat(read(a, "test://shared")).isEqualTo("a's version");
       assertThat(read(b, "test://shared")).isEqualTo("server's");
       assertThat(read(a, "test://mine")).isEqualTo("a's own");
-      assertThat(b.error(McpMethods.RESOURCES_READ, McpJson.toObject(ReadResourceParams.of("test://mine"))).code())
+      assertThat(
+              b.error(
+                      McpMethods.RESOURCES_READ,
+                      McpJson.toObject(ReadResourceParams.of("test://mine")))
+                  .code())
           .isEqualTo(ErrorCodes.RESOURCE_NOT_FOUND);
       assertThat(promptNames(a)).containsExactly("my_prompt", "shared_prompt");
       assertThat(promptNames(b)).containsExactly("shared_prompt");
-      assertThat(b.error(McpMethods.PROMPTS_GET, McpJson.toObject(GetPromptParams.of("my_prompt", null))).code())
+      assertThat(
+              b.error(
+                      McpMethods.PROMPTS_GET,
+                      McpJson.toObject(GetPromptParams.of("my_prompt", null)))
+                  .code())
           .isEqualTo(ErrorCodes.INVALID_PARAMS);
 
       // One coalesced notification per area, to A only.

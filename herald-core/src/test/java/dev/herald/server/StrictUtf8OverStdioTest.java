@@ -19,8 +19,11 @@ class StrictUtf8OverStdioTest {
 
   private static byte[] readWithUriBytes(String id, byte[] middle) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.writeBytes(("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"resources/read\",\"params\":{\"uri\":\"test://template/")
-        .getBytes(StandardCharsets.UTF_8));
+    out.writeBytes(
+        ("{\"jsonrpc\":\"2.0\",\"id\":\""
+                + id
+                + "\",\"method\":\"resources/read\",\"params\":{\"uri\":\"test://template/")
+            .getBytes(StandardCharsets.UTF_8));
     out.writeBytes(middle);
     out.writeBytes("/data\"}}".getBytes(StandardCharsets.UTF_8));
     return out.toByteArray();
@@ -41,24 +44,27 @@ class StrictUtf8OverStdioTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {
-      "c0ae", // overlong '.'
-      "c1bf", // overlong two-byte
-      "e080ae", // overlong three-byte '.'
-      "f08080ae", // overlong four-byte '.'
-      "eda080", // a UTF-16 surrogate encoded in UTF-8
-      "edbfbf", // a low surrogate
-      "f4908080", // above U+10FFFF
-      "e282", // a truncated sequence (the next byte is '/')
-      "ff", // a byte that never appears in UTF-8
-      "80", // a lone continuation byte
-      "00" // a NUL byte, as UTF-16 and UTF-32 text has
-  })
+  @ValueSource(
+      strings = {
+        "c0ae", // overlong '.'
+        "c1bf", // overlong two-byte
+        "e080ae", // overlong three-byte '.'
+        "f08080ae", // overlong four-byte '.'
+        "eda080", // a UTF-16 surrogate encoded in UTF-8
+        "edbfbf", // a low surrogate
+        "f4908080", // above U+10FFFF
+        "e282", // a truncated sequence (the next byte is '/')
+        "ff", // a byte that never appears in UTF-8
+        "80", // a lone continuation byte
+        "00" // a NUL byte, as UTF-16 and UTF-32 text has
+      })
   void malformedUtf8IsRefusedWithAParseError(String hex) throws Exception {
     try (RawStdio raw = RawStdio.initialized(ResourcesTest.server())) {
       raw.sendBytes(readWithUriBytes("bad", HexFormat.of().parseHex(hex)));
       JsonNode answer = raw.next();
-      assertThat(answer.get("error").get("code").intValue()).as(hex).isEqualTo(ErrorCodes.PARSE_ERROR);
+      assertThat(answer.get("error").get("code").intValue())
+          .as(hex)
+          .isEqualTo(ErrorCodes.PARSE_ERROR);
       assertThat(answer.get("error").get("message").stringValue()).contains("UTF-8");
     }
   }
@@ -66,7 +72,9 @@ class StrictUtf8OverStdioTest {
   @Test
   void aFrameCutInsideAMultiByteCharacterIsAParseError() throws Exception {
     try (RawStdio raw = RawStdio.initialized(ResourcesTest.server())) {
-      byte[] whole = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"é".getBytes(StandardCharsets.UTF_8);
+      byte[] whole =
+          "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\"é"
+              .getBytes(StandardCharsets.UTF_8);
       byte[] cut = java.util.Arrays.copyOf(whole, whole.length - 1);
       raw.sendBytes(cut);
       assertThat(raw.next().get("error").get("code").intValue()).isEqualTo(ErrorCodes.PARSE_ERROR);
@@ -79,7 +87,8 @@ class StrictUtf8OverStdioTest {
       String name = "é中😀";
       raw.sendBytes(readWithUriBytes("ok", name.getBytes(StandardCharsets.UTF_8)));
       JsonNode answer = raw.next();
-      assertThat(answer.get("result").get("contents").get(0).get("text").stringValue()).isEqualTo("{\"id\":\"" + name + "\"}");
+      assertThat(answer.get("result").get("contents").get(0).get("text").stringValue())
+          .isEqualTo("{\"id\":\"" + name + "\"}");
     }
   }
 }

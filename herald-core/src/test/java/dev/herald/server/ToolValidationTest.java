@@ -17,21 +17,34 @@ class ToolValidationTest {
 
   @BeforeEach
   void setUp() throws InterruptedException {
-    McpServer server = McpServer.builder()
-        .tool(Tool.builder("add")
-                .inputSchema(Json.parse("{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer','minimum':0}},'required':['a','b']}"))
-                .build(),
-            call -> CallToolResult.text(String.valueOf(call.integer("a", 0) + call.integer("b", 0))))
-        .tool(Tool.builder("stats")
-                .outputSchema(Json.parse("{'type':'object','properties':{'count':{'type':'integer'}},'required':['count']}"))
-                .build(),
-            call -> switch (call.string("mode", "good")) {
-              case "good" -> new CallToolResult(List.of(), Json.parse("{'count':3}"), null, null);
-              case "bad" -> new CallToolResult(List.of(), Json.parse("{'count':'three'}"), null, null);
-              case "failed" -> CallToolResult.error("it broke");
-              default -> CallToolResult.text("no structured content");
-            })
-        .build();
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                Tool.builder("add")
+                    .inputSchema(
+                        Json.parse(
+                            "{'type':'object','properties':{'a':{'type':'integer'},'b':{'type':'integer','minimum':0}},'required':['a','b']}"))
+                    .build(),
+                call ->
+                    CallToolResult.text(
+                        String.valueOf(call.integer("a", 0) + call.integer("b", 0))))
+            .tool(
+                Tool.builder("stats")
+                    .outputSchema(
+                        Json.parse(
+                            "{'type':'object','properties':{'count':{'type':'integer'}},'required':['count']}"))
+                    .build(),
+                call ->
+                    switch (call.string("mode", "good")) {
+                      case "good" ->
+                          new CallToolResult(List.of(), Json.parse("{'count':3}"), null, null);
+                      case "bad" ->
+                          new CallToolResult(
+                              List.of(), Json.parse("{'count':'three'}"), null, null);
+                      case "failed" -> CallToolResult.error("it broke");
+                      default -> CallToolResult.text("no structured content");
+                    })
+            .build();
     link = PipeLink.connect(server);
   }
 
@@ -41,11 +54,15 @@ class ToolValidationTest {
   }
 
   @Test
-  void argumentsThatBreakTheSchemaAreAnIsErrorResultNamingThePathAndTheSessionStaysUsable() throws Exception {
+  void argumentsThatBreakTheSchemaAreAnIsErrorResultNamingThePathAndTheSessionStaysUsable()
+      throws Exception {
     CallToolResult bad = link.client.callTool("add", Json.parse("{'a':'one','b':2}"));
 
     assertThat(bad.failed()).isTrue();
-    assertThat(bad.firstText()).startsWith("Invalid arguments for tool add: ").contains("$.a").contains("integer");
+    assertThat(bad.firstText())
+        .startsWith("Invalid arguments for tool add: ")
+        .contains("$.a")
+        .contains("integer");
 
     CallToolResult good = link.client.callTool("add", Json.parse("{'a':1,'b':2}"));
     assertThat(good.failed()).isFalse();
@@ -71,7 +88,8 @@ class ToolValidationTest {
   @Test
   void anUnknownToolIsAJsonRpcInvalidParamsError() {
     assertThatThrownBy(() -> link.client.callTool("nope", null))
-        .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS))
+        .isInstanceOfSatisfying(
+            McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS))
         .hasMessageContaining("Unknown tool: nope");
   }
 
@@ -80,7 +98,9 @@ class ToolValidationTest {
     CallToolResult r = link.client.callTool("stats", Json.parse("{'mode':'bad'}"));
 
     assertThat(r.failed()).isTrue();
-    assertThat(r.firstText()).startsWith("Tool stats produced invalid output: ").contains("$.count");
+    assertThat(r.firstText())
+        .startsWith("Tool stats produced invalid output: ")
+        .contains("$.count");
   }
 
   @Test
@@ -104,7 +124,11 @@ class ToolValidationTest {
 
   @Test
   void aSchemaWithAnUnresolvableRefIsRefusedAtRegistration() {
-    Tool broken = Tool.builder("broken").inputSchema(Json.parse("{'type':'object','properties':{'x':{'$ref':'#/$defs/missing'}}}")).build();
+    Tool broken =
+        Tool.builder("broken")
+            .inputSchema(
+                Json.parse("{'type':'object','properties':{'x':{'$ref':'#/$defs/missing'}}}"))
+            .build();
 
     assertThatThrownBy(() -> McpServer.builder().tool(broken, call -> CallToolResult.text("x")))
         .isInstanceOf(IllegalArgumentException.class)
@@ -113,9 +137,12 @@ class ToolValidationTest {
 
   @Test
   void aRemoteRefIsNeverFetched() {
-    Tool remote = Tool.builder("remote")
-        .inputSchema(Json.parse("{'type':'object','properties':{'x':{'$ref':'http://127.0.0.1:9/schema.json'}}}"))
-        .build();
+    Tool remote =
+        Tool.builder("remote")
+            .inputSchema(
+                Json.parse(
+                    "{'type':'object','properties':{'x':{'$ref':'http://127.0.0.1:9/schema.json'}}}"))
+            .build();
 
     assertThatThrownBy(() -> McpServer.builder().tool(remote, call -> CallToolResult.text("x")))
         .isInstanceOf(IllegalArgumentException.class)

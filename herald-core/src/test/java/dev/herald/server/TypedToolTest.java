@@ -15,12 +15,22 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class TypedToolTest {
-  public enum Unit { CELSIUS, FAHRENHEIT }
+  public enum Unit {
+    CELSIUS,
+    FAHRENHEIT
+  }
 
   public record Place(String city, @Nullable String country) {}
 
-  public record Forecast(Place place, int days, Unit unit, List<String> fields, boolean hourly, double threshold,
-      Optional<Long> seed, @Nullable String note) {}
+  public record Forecast(
+      Place place,
+      int days,
+      Unit unit,
+      List<String> fields,
+      boolean hourly,
+      double threshold,
+      Optional<Long> seed,
+      @Nullable String note) {}
 
   public record Boom(String why) {}
 
@@ -33,15 +43,25 @@ class TypedToolTest {
 
   @BeforeEach
   void setUp() throws InterruptedException {
-    McpServer server = McpServer.builder()
-        .tool("forecast", "Weather forecast", Forecast.class, (args, ctx) -> {
-          bound.set(args);
-          return CallToolResult.text(args.place().city() + " " + args.days() + " " + args.unit());
-        })
-        .tool("boom", "Always fails", Boom.class, (args, ctx) -> {
-          throw new IllegalStateException("exploded: " + args.why());
-        })
-        .build();
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                "forecast",
+                "Weather forecast",
+                Forecast.class,
+                (args, ctx) -> {
+                  bound.set(args);
+                  return CallToolResult.text(
+                      args.place().city() + " " + args.days() + " " + args.unit());
+                })
+            .tool(
+                "boom",
+                "Always fails",
+                Boom.class,
+                (args, ctx) -> {
+                  throw new IllegalStateException("exploded: " + args.why());
+                })
+            .build();
     link = PipeLink.connect(server);
   }
 
@@ -52,40 +72,68 @@ class TypedToolTest {
 
   @Test
   void aTypedToolBindsItsRecord() throws Exception {
-    CallToolResult r = link.client.callTool("forecast", Json.parse(
-        "{'place':{'city':'Oslo'},'days':3,'unit':'CELSIUS','fields':['wind','rain'],'hourly':true,'threshold':0.5,'seed':7}"));
+    CallToolResult r =
+        link.client.callTool(
+            "forecast",
+            Json.parse(
+                "{'place':{'city':'Oslo'},'days':3,'unit':'CELSIUS','fields':['wind','rain'],'hourly':true,'threshold':0.5,'seed':7}"));
 
     assertThat(r.failed()).isFalse();
     assertThat(r.firstText()).isEqualTo("Oslo 3 CELSIUS");
-    assertThat(bound.get()).isEqualTo(new Forecast(new Place("Oslo", null), 3, Unit.CELSIUS, List.of("wind", "rain"), true, 0.5,
-        Optional.of(7L), null));
+    assertThat(bound.get())
+        .isEqualTo(
+            new Forecast(
+                new Place("Oslo", null),
+                3,
+                Unit.CELSIUS,
+                List.of("wind", "rain"),
+                true,
+                0.5,
+                Optional.of(7L),
+                null));
   }
 
   @Test
   void theDerivedSchemaRequiresEveryComponentExceptOptionalAndNullableOnes() throws Exception {
-    Tool tool = link.client.listTools().stream().filter(t -> t.name().equals("forecast")).findFirst().orElseThrow();
+    Tool tool =
+        link.client.listTools().stream()
+            .filter(t -> t.name().equals("forecast"))
+            .findFirst()
+            .orElseThrow();
 
     assertThat(tool.description()).isEqualTo("Weather forecast");
     assertThat(McpJson.mapper().convertValue(tool.inputSchema().get("required"), String[].class))
         .containsExactly("place", "days", "unit", "fields", "hourly", "threshold");
-    assertThat(tool.inputSchema().at("/properties/place/required").get(0).stringValue()).isEqualTo("city");
-    assertThat(tool.inputSchema().at("/properties/unit/enum").toString()).isEqualTo("[\"CELSIUS\",\"FAHRENHEIT\"]");
-    assertThat(tool.inputSchema().at("/properties/fields/items/type").stringValue()).isEqualTo("string");
+    assertThat(tool.inputSchema().at("/properties/place/required").get(0).stringValue())
+        .isEqualTo("city");
+    assertThat(tool.inputSchema().at("/properties/unit/enum").toString())
+        .isEqualTo("[\"CELSIUS\",\"FAHRENHEIT\"]");
+    assertThat(tool.inputSchema().at("/properties/fields/items/type").stringValue())
+        .isEqualTo("string");
     assertThat(tool.inputSchema().at("/properties/days/type").stringValue()).isEqualTo("integer");
-    assertThat(tool.inputSchema().at("/properties/threshold/type").stringValue()).isEqualTo("number");
+    assertThat(tool.inputSchema().at("/properties/threshold/type").stringValue())
+        .isEqualTo("number");
     assertThat(tool.inputSchema().at("/properties/seed/type").stringValue()).isEqualTo("integer");
   }
 
   @Test
   void argumentsThatDoNotFitTheRecordAreRejectedBeforeTheHandlerRuns() throws Exception {
-    CallToolResult r = link.client.callTool("forecast", Json.parse(
-        "{'place':{'city':'Oslo'},'days':'three','unit':'KELVIN','fields':[],'hourly':true,'threshold':1,'extra':1}"));
+    CallToolResult r =
+        link.client.callTool(
+            "forecast",
+            Json.parse(
+                "{'place':{'city':'Oslo'},'days':'three','unit':'KELVIN','fields':[],'hourly':true,'threshold':1,'extra':1}"));
 
     assertThat(r.failed()).isTrue();
     assertThat(r.firstText()).contains("$.days").contains("$.unit").contains("extra");
     assertThat(bound.get()).isNull();
-    assertThat(link.client.callTool("forecast", Json.parse(
-        "{'place':{'city':'Rome'},'days':1,'unit':'FAHRENHEIT','fields':[],'hourly':false,'threshold':1}")).firstText())
+    assertThat(
+            link.client
+                .callTool(
+                    "forecast",
+                    Json.parse(
+                        "{'place':{'city':'Rome'},'days':1,'unit':'FAHRENHEIT','fields':[],'hourly':false,'threshold':1}"))
+                .firstText())
         .isEqualTo("Rome 1 FAHRENHEIT");
   }
 
@@ -111,8 +159,11 @@ class TypedToolTest {
 
   @Test
   void aTypedToolAddedAtRunTimeIsCallable() throws Exception {
-    link.session.server().addTool("echo_boom", "Echo", Boom.class, (args, ctx) -> CallToolResult.text(args.why()));
+    link.session
+        .server()
+        .addTool("echo_boom", "Echo", Boom.class, (args, ctx) -> CallToolResult.text(args.why()));
 
-    assertThat(link.client.callTool("echo_boom", Json.parse("{'why':'hi'}")).firstText()).isEqualTo("hi");
+    assertThat(link.client.callTool("echo_boom", Json.parse("{'why':'hi'}")).firstText())
+        .isEqualTo("hi");
   }
 }

@@ -69,7 +69,8 @@ class InMemoryTransportTest {
     InMemoryTransport.Pair pair = InMemoryTransport.pair();
     Recorder server = new Recorder(1);
     pair.server().start(server);
-    JsonRpcMessage.Request request = new JsonRpcMessage.Request(RequestId.of("a"), "tools/call", McpJson.object().put("x", 1));
+    JsonRpcMessage.Request request =
+        new JsonRpcMessage.Request(RequestId.of("a"), "tools/call", McpJson.object().put("x", 1));
 
     pair.client().send(request, null);
     server.awaitFrames();
@@ -90,9 +91,14 @@ class InMemoryTransportTest {
     }
     server.awaitFrames();
 
-    assertThat(server.frames).extracting(f -> ((JsonRpcMessage.Notification) ((DecodedMessage.Valid) f).message()).method())
-        .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 1000).mapToObj(i -> "n/" + i).toList());
-    assertThat(server.threads).hasSize(1).allSatisfy(t -> assertThat(t).isNotEqualTo(Thread.currentThread()));
+    assertThat(server.frames)
+        .extracting(
+            f -> ((JsonRpcMessage.Notification) ((DecodedMessage.Valid) f).message()).method())
+        .containsExactlyElementsOf(
+            java.util.stream.IntStream.range(0, 1000).mapToObj(i -> "n/" + i).toList());
+    assertThat(server.threads)
+        .hasSize(1)
+        .allSatisfy(t -> assertThat(t).isNotEqualTo(Thread.currentThread()));
     assertThat(server.overlaps).hasValue(0);
   }
 
@@ -103,13 +109,21 @@ class InMemoryTransportTest {
     pair.server().start(server);
 
     pair.server().inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");
-    pair.server().inject("{\"jsonrpc\":\"2.0\",\"method\":\"ok\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    pair.server()
+        .inject(
+            "{\"jsonrpc\":\"2.0\",\"method\":\"ok\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     server.awaitFrames();
 
-    assertThat(server.frames.get(0)).isInstanceOfSatisfying(DecodedMessage.Invalid.class,
-        bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
-    assertThat(server.frames.get(1)).isEqualTo(new DecodedMessage.Valid(new JsonRpcMessage.Notification("ok", null)));
-    assertThat(pair.client().sent()).as("an injected frame is not something the peer sent").isEmpty();
+    assertThat(server.frames.get(0))
+        .isInstanceOfSatisfying(
+            DecodedMessage.Invalid.class,
+            bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
+    assertThat(server.frames.get(1))
+        .isEqualTo(new DecodedMessage.Valid(new JsonRpcMessage.Notification("ok", null)));
+    assertThat(pair.client().sent())
+        .as("an injected frame is not something the peer sent")
+        .isEmpty();
   }
 
   @Test
@@ -134,8 +148,10 @@ class InMemoryTransportTest {
     assertThat(server.closes).hasValue(1);
     assertThat(pair.client().isClosed()).isTrue();
     assertThat(pair.server().isClosed()).isTrue();
-    assertThatThrownBy(() -> pair.client().send(note(9), null)).isInstanceOf(TransportException.class);
-    assertThatThrownBy(() -> pair.server().send(note(9), null)).isInstanceOf(TransportException.class);
+    assertThatThrownBy(() -> pair.client().send(note(9), null))
+        .isInstanceOf(TransportException.class);
+    assertThatThrownBy(() -> pair.server().send(note(9), null))
+        .isInstanceOf(TransportException.class);
     assertThatThrownBy(() -> pair.server().inject("{}")).isInstanceOf(TransportException.class);
   }
 
@@ -143,7 +159,8 @@ class InMemoryTransportTest {
   void anEndCanBeStartedOnlyOnce() {
     InMemoryTransport.Pair pair = InMemoryTransport.pair();
     pair.client().start(new Recorder(0));
-    assertThatThrownBy(() -> pair.client().start(new Recorder(0))).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> pair.client().start(new Recorder(0)))
+        .isInstanceOf(IllegalStateException.class);
     pair.client().close();
   }
 }

@@ -25,12 +25,17 @@ class MessageCodecTest {
 
   @Test
   void requestIsClassifiedWithIdMethodAndParams() {
-    JsonRpcMessage m = valid("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}}");
-    assertThat(m).isInstanceOfSatisfying(JsonRpcMessage.Request.class, r -> {
-      assertThat(r.id()).isEqualTo(RequestId.of(1));
-      assertThat(r.method()).isEqualTo(McpMethods.TOOLS_CALL);
-      assertThat(r.params().get("name").stringValue()).isEqualTo("echo");
-    });
+    JsonRpcMessage m =
+        valid(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\"}}");
+    assertThat(m)
+        .isInstanceOfSatisfying(
+            JsonRpcMessage.Request.class,
+            r -> {
+              assertThat(r.id()).isEqualTo(RequestId.of(1));
+              assertThat(r.method()).isEqualTo(McpMethods.TOOLS_CALL);
+              assertThat(r.params().get("name").stringValue()).isEqualTo("echo");
+            });
   }
 
   @Test
@@ -42,14 +47,21 @@ class MessageCodecTest {
   @Test
   void resultAndErrorAreResponses() {
     assertThat(valid("{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{}}"))
-        .isInstanceOfSatisfying(JsonRpcMessage.Result.class, r -> assertThat(r.id()).isEqualTo(RequestId.of("a")));
-    assertThat(valid("{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32601,\"message\":\"Method not found\",\"data\":{\"m\":\"x\"}}}"))
-        .isInstanceOfSatisfying(JsonRpcMessage.Error.class, e -> {
-          assertThat(e.id()).isEqualTo(RequestId.of(2));
-          assertThat(e.error().code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
-          assertThat(e.error().data().get("m").stringValue()).isEqualTo("x");
-        });
-    assertThat(valid("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"))
+        .isInstanceOfSatisfying(
+            JsonRpcMessage.Result.class, r -> assertThat(r.id()).isEqualTo(RequestId.of("a")));
+    assertThat(
+            valid(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":-32601,\"message\":\"Method not found\",\"data\":{\"m\":\"x\"}}}"))
+        .isInstanceOfSatisfying(
+            JsonRpcMessage.Error.class,
+            e -> {
+              assertThat(e.id()).isEqualTo(RequestId.of(2));
+              assertThat(e.error().code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND);
+              assertThat(e.error().data().get("m").stringValue()).isEqualTo("x");
+            });
+    assertThat(
+            valid(
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"))
         .isInstanceOfSatisfying(JsonRpcMessage.Error.class, e -> assertThat(e.id()).isNull());
   }
 
@@ -59,17 +71,21 @@ class MessageCodecTest {
     assertThat(i.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR);
     assertThat(i.id()).isNull();
     assertThat(i.answerable()).isTrue();
-    assertThat(MessageCodec.encodeToString(MessageCodec.errorFor(i))).contains("\"id\":null", "-32700");
+    assertThat(MessageCodec.encodeToString(MessageCodec.errorFor(i)))
+        .contains("\"id\":null", "-32700");
   }
 
   @Test
   void nestingDeeperThanTheLimitIsAParseErrorNotAStackOverflow() {
     byte[] deep = "[".repeat(100_000).getBytes(StandardCharsets.US_ASCII);
     DecodedMessage d = MessageCodec.decode(deep);
-    assertThat(d).isInstanceOfSatisfying(DecodedMessage.Invalid.class, i -> {
-      assertThat(i.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR);
-      assertThat(i.error().message()).contains(Integer.toString(McpJson.MAX_NESTING_DEPTH));
-    });
+    assertThat(d)
+        .isInstanceOfSatisfying(
+            DecodedMessage.Invalid.class,
+            i -> {
+              assertThat(i.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR);
+              assertThat(i.error().message()).contains(Integer.toString(McpJson.MAX_NESTING_DEPTH));
+            });
   }
 
   @Test
@@ -97,7 +113,8 @@ class MessageCodecTest {
   @Test
   void badIdTypesAreInvalidRequest() {
     for (String id : new String[] {"1.5", "true", "{}", "[1]", "123456789012345678901234567890"}) {
-      DecodedMessage.Invalid i = invalid("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
+      DecodedMessage.Invalid i =
+          invalid("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"ping\"}");
       assertThat(i.error().code()).as("id %s", id).isEqualTo(ErrorCodes.INVALID_REQUEST);
       assertThat(i.id()).isNull();
       assertThat(i.answerable()).isTrue();
@@ -112,16 +129,21 @@ class MessageCodecTest {
 
   @Test
   void nonObjectParamsAreInvalidParamsWithTheId() {
-    DecodedMessage.Invalid i = invalid("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":[1,2]}");
+    DecodedMessage.Invalid i =
+        invalid("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\",\"params\":[1,2]}");
     assertThat(i.error().code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
     assertThat(i.id()).isEqualTo(RequestId.of(9));
-    assertThat(invalid("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":\"s\"}").error().code())
+    assertThat(
+            invalid("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"x\",\"params\":\"s\"}")
+                .error()
+                .code())
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
   }
 
   @Test
   void nonObjectParamsOnANotificationAreNotAnswered() {
-    DecodedMessage.Invalid i = invalid("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":5}");
+    DecodedMessage.Invalid i =
+        invalid("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":5}");
     assertThat(i.answerable()).isFalse();
   }
 
@@ -129,25 +151,33 @@ class MessageCodecTest {
   void nonObjectMessagesAreInvalidRequest() {
     assertThat(invalid("42").error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
     assertThat(invalid("\"x\"").error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
-    assertThat(invalid("{\"jsonrpc\":\"2.0\",\"id\":1}").error().code()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+    assertThat(invalid("{\"jsonrpc\":\"2.0\",\"id\":1}").error().code())
+        .isEqualTo(ErrorCodes.INVALID_REQUEST);
   }
 
   @Test
   void batchItemsAreClassifiedOneByOne() {
-    DecodedMessage d = MessageCodec.decode("""
-        [{"jsonrpc":"2.0","id":1,"method":"ping"},
-         {"jsonrpc":"2.0","method":"notifications/initialized"},
-         {"jsonrpc":"2.0","id":"2","method":7},
-         [1]]
-        """);
-    assertThat(d).isInstanceOfSatisfying(DecodedMessage.Batch.class, b -> {
-      assertThat(b.items()).hasSize(4);
-      assertThat(b.items().get(0)).isInstanceOf(DecodedMessage.Valid.class);
-      assertThat(b.items().get(1)).isInstanceOf(DecodedMessage.Valid.class);
-      assertThat(b.items().get(2)).isInstanceOfSatisfying(DecodedMessage.Invalid.class,
-          i -> assertThat(i.id()).isEqualTo(RequestId.of("2")));
-      assertThat(b.items().get(3)).isInstanceOf(DecodedMessage.Invalid.class);
-    });
+    DecodedMessage d =
+        MessageCodec.decode(
+            """
+            [{"jsonrpc":"2.0","id":1,"method":"ping"},
+             {"jsonrpc":"2.0","method":"notifications/initialized"},
+             {"jsonrpc":"2.0","id":"2","method":7},
+             [1]]
+            """);
+    assertThat(d)
+        .isInstanceOfSatisfying(
+            DecodedMessage.Batch.class,
+            b -> {
+              assertThat(b.items()).hasSize(4);
+              assertThat(b.items().get(0)).isInstanceOf(DecodedMessage.Valid.class);
+              assertThat(b.items().get(1)).isInstanceOf(DecodedMessage.Valid.class);
+              assertThat(b.items().get(2))
+                  .isInstanceOfSatisfying(
+                      DecodedMessage.Invalid.class,
+                      i -> assertThat(i.id()).isEqualTo(RequestId.of("2")));
+              assertThat(b.items().get(3)).isInstanceOf(DecodedMessage.Invalid.class);
+            });
   }
 
   @Test
@@ -157,9 +187,13 @@ class MessageCodecTest {
 
   @Test
   void stringAndIntegerIdsArePreservedOnEncode() {
-    assertThat(MessageCodec.encodeToString(new JsonRpcMessage.Request(RequestId.of("1"), "ping", null)))
+    assertThat(
+            MessageCodec.encodeToString(
+                new JsonRpcMessage.Request(RequestId.of("1"), "ping", null)))
         .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"ping\"}");
-    assertThat(MessageCodec.encodeToString(new JsonRpcMessage.Result(RequestId.of(1), McpJson.object())))
+    assertThat(
+            MessageCodec.encodeToString(
+                new JsonRpcMessage.Result(RequestId.of(1), McpJson.object())))
         .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
     String raw = "{\"jsonrpc\":\"2.0\",\"id\":9007199254740993,\"method\":\"ping\"}";
     assertThat(MessageCodec.encodeToString(valid(raw))).isEqualTo(raw);
@@ -167,15 +201,20 @@ class MessageCodecTest {
 
   @Test
   void errorWithoutIdIsEncodedWithNullId() {
-    String s = MessageCodec.encodeToString(new JsonRpcMessage.Error(null,
-        new JsonRpcMessage.ErrorObject(ErrorCodes.PARSE_ERROR, "Parse error", null)));
-    assertThat(s).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+    String s =
+        MessageCodec.encodeToString(
+            new JsonRpcMessage.Error(
+                null, new JsonRpcMessage.ErrorObject(ErrorCodes.PARSE_ERROR, "Parse error", null)));
+    assertThat(s)
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
   }
 
   @Test
   void progressValuesArePreservedExactlyThroughDecodeAndEncode() {
-    String raw = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
-        + "\"params\":{\"progressToken\":\"t\",\"progress\":0.1,\"total\":12345678901234567890}}";
+    String raw =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+            + "\"params\":{\"progressToken\":\"t\",\"progress\":0.1,\"total\":12345678901234567890}}";
     JsonRpcMessage.Notification n = (JsonRpcMessage.Notification) valid(raw);
     ProgressNotificationParams p = McpJson.fromTree(n.params(), ProgressNotificationParams.class);
     assertThat(p.progress()).isEqualTo(new BigDecimal("0.1"));
@@ -183,7 +222,8 @@ class MessageCodecTest {
     assertThat(MessageCodec.encodeToString(n)).isEqualTo(raw);
 
     ObjectNode params = McpJson.toObject(p);
-    String again = MessageCodec.encodeToString(new JsonRpcMessage.Notification(McpMethods.PROGRESS, params));
+    String again =
+        MessageCodec.encodeToString(new JsonRpcMessage.Notification(McpMethods.PROGRESS, params));
     assertThat(again).contains("\"progress\":0.1", "\"total\":12345678901234567890");
   }
 

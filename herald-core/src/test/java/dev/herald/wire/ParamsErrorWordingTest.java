@@ -22,8 +22,10 @@ class ParamsErrorWordingTest {
 
   @Test
   void nestedArrayElementsAreNamedByIndex() {
-    assertThat(failure("{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"a\"}},{\"role\":5}],\"maxTokens\":1}",
-        CreateMessageParams.class))
+    assertThat(
+            failure(
+                "{\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"a\"}},{\"role\":5}],\"maxTokens\":1}",
+                CreateMessageParams.class))
         .startsWith("Invalid params: messages[1].role")
         .doesNotContain("java.", "dev.herald", "Exception", "`", "<");
   }
@@ -38,12 +40,18 @@ class ParamsErrorWordingTest {
 
   @Test
   void aMissingRequiredFieldIsNamed() {
-    assertThat(failure("{}", ReadResourceParams.class)).isEqualTo("Invalid params: uri is required");
+    assertThat(failure("{}", ReadResourceParams.class))
+        .isEqualTo("Invalid params: uri is required");
   }
 
   @Test
   void nonIdentifierKeysAreQuotedAndCapped() {
-    assertThatThrownBy(() -> McpJson.fromTree(McpJson.mapper().readValue("{\"capabilities\":{\"experimental\":5}}", ObjectNode.class),
-        InitializeParams.class)).isInstanceOf(McpException.class).hasMessageNotContaining("java.");
+    assertThatThrownBy(() ->
+            McpJson.fromTree(
+                McpJson.mapper()
+                    .readValue("{\"capabilities\":{\"experimental\":5}}", ObjectNode.class),
+                InitializeParams.class))
+        .isInstanceOf(McpException.class)
+        .hasMessageNotContaining("java.");
   }
 }

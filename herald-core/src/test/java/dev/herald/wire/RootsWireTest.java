@@ -12,18 +12,25 @@ class RootsWireTest {
 
   @Test
   void listRootsResultRoundTrips() {
-    ListRootsResult r = assertRoundTrip("""
-        {"roots":[{"uri":"file:///home/user/repos/frontend","name":"Frontend Repository"},
-                  {"uri":"file:///home/user/repos/backend","name":"Backend Repository","_meta":{"a":"b"}}]}
-        """, ListRootsResult.class);
-    assertThat(r.roots()).extracting(Root::name).containsExactly("Frontend Repository", "Backend Repository");
+    ListRootsResult r =
+        assertRoundTrip(
+            """
+            {"roots":[{"uri":"file:///home/user/repos/frontend","name":"Frontend Repository"},
+                      {"uri":"file:///home/user/repos/backend","name":"Backend Repository","_meta":{"a":"b"}}]}
+            """,
+            ListRootsResult.class);
+    assertThat(r.roots())
+        .extracting(Root::name)
+        .containsExactly("Frontend Repository", "Backend Repository");
   }
 
   @Test
   void rootNameIsOptional() {
     Root r = assertRoundTrip("{\"uri\":\"file:///home/user/projects/myproject\"}", Root.class);
     assertThat(r.name()).isNull();
-    assertSameJson(ListRootsResult.of(List.of(Root.of("file:///x", null))), "{\"roots\":[{\"uri\":\"file:///x\"}]}");
+    assertSameJson(
+        ListRootsResult.of(List.of(Root.of("file:///x", null))),
+        "{\"roots\":[{\"uri\":\"file:///x\"}]}");
   }
 
   @Test

@@ -19,7 +19,8 @@ class Utf8Test {
       }
     }
     try {
-      StandardCharsets.UTF_8.newDecoder()
+      StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(b));
@@ -32,18 +33,27 @@ class Utf8Test {
   @Test
   void agreesWithTheJdksStrictDecoderOnRandomBytesBiasedTowardsMultiByteForms() {
     SplittableRandom random = new SplittableRandom(13);
-    int[] interesting = {0x00, 0x2e, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff};
+    int[] interesting = {
+      0x00, 0x2e, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed,
+      0xef, 0xf0, 0xf4, 0xf5, 0xff
+    };
     int valid = 0;
     for (int n = 0; n < 200_000; n++) {
       // short inputs, and longer ones that are mostly ASCII (read eight bytes at a time)
       byte[] b = new byte[n % 2 == 0 ? random.nextInt(1, 7) : random.nextInt(1, 40)];
       for (int i = 0; i < b.length; i++) {
         int pick = random.nextInt(n % 2 == 0 ? 2 : 12);
-        b[i] = (byte) (pick == 0 ? interesting[random.nextInt(interesting.length)] : pick == 1 ? random.nextInt(256) : random.nextInt(1, 128));
+        b[i] =
+            (byte)
+                (pick == 0
+                    ? interesting[random.nextInt(interesting.length)]
+                    : pick == 1 ? random.nextInt(256) : random.nextInt(1, 128));
       }
       boolean expected = strictJdk(b);
       valid += expected ? 1 : 0;
-      assertThat(Utf8.firstInvalid(b, 0, b.length) < 0).as("%s", java.util.HexFormat.of().formatHex(b)).isEqualTo(expected);
+      assertThat(Utf8.firstInvalid(b, 0, b.length) < 0)
+          .as("%s", java.util.HexFormat.of().formatHex(b))
+          .isEqualTo(expected);
     }
     assertThat(valid).as("some inputs were valid").isGreaterThan(1000);
   }
@@ -57,11 +67,18 @@ class Utf8Test {
 
   @Test
   void anUtf16BodyIsAParseError() {
-    byte[] utf16 = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_16);
-    assertThat(MessageCodec.decode(utf16)).isInstanceOfSatisfying(DecodedMessage.Invalid.class,
-        bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
-    byte[] utf32 = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(java.nio.charset.Charset.forName("UTF-32LE"));
-    assertThat(MessageCodec.decode(utf32)).isInstanceOfSatisfying(DecodedMessage.Invalid.class,
-        bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
+    byte[] utf16 =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".getBytes(StandardCharsets.UTF_16);
+    assertThat(MessageCodec.decode(utf16))
+        .isInstanceOfSatisfying(
+            DecodedMessage.Invalid.class,
+            bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
+    byte[] utf32 =
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"
+            .getBytes(java.nio.charset.Charset.forName("UTF-32LE"));
+    assertThat(MessageCodec.decode(utf32))
+        .isInstanceOfSatisfying(
+            DecodedMessage.Invalid.class,
+            bad -> assertThat(bad.error().code()).isEqualTo(ErrorCodes.PARSE_ERROR));
   }
 }

@@ -15,9 +15,10 @@ final class WireJson {
   private WireJson() {}
 
   private static final Comparator<JsonNode> SAME_VALUE =
-      (a, b) -> a.isNumber() && b.isNumber()
-          ? a.decimalValue().compareTo(b.decimalValue())
-          : a.equals(b) ? 0 : 1;
+      (a, b) ->
+          a.isNumber() && b.isNumber()
+              ? a.decimalValue().compareTo(b.decimalValue())
+              : a.equals(b) ? 0 : 1;
 
   static JsonNode tree(String json) {
     return McpJson.mapper().readTree(json);

@@ -78,7 +78,8 @@ public interface EventStore {
    * @throws IllegalArgumentException if {@code eventsPerStream} is less than 1
    */
   static EventStore inMemory(int eventsPerStream) {
-    return inMemory(eventsPerStream, DEFAULT_BYTES_PER_STREAM, DEFAULT_BYTES_PER_SERVER, DEFAULT_MAX_AGE);
+    return inMemory(
+        eventsPerStream, DEFAULT_BYTES_PER_STREAM, DEFAULT_BYTES_PER_SERVER, DEFAULT_MAX_AGE);
   }
 
   /**
@@ -91,8 +92,13 @@ public interface EventStore {
    * @throws NullPointerException if {@code maxAge} is null
    * @throws IllegalArgumentException if a bound is not positive
    */
-  static EventStore inMemory(int eventsPerStream, long bytesPerStream, long bytesPerStore, Duration maxAge) {
+  static EventStore inMemory(
+      int eventsPerStream, long bytesPerStream, long bytesPerStore, Duration maxAge) {
     return new InMemoryEventStore(
-        eventsPerStream, bytesPerStream, bytesPerStore, java.util.Objects.requireNonNull(maxAge, "maxAge"), System::nanoTime);
+        eventsPerStream,
+        bytesPerStream,
+        bytesPerStore,
+        java.util.Objects.requireNonNull(maxAge, "maxAge"),
+        System::nanoTime);
   }
 }

@@ -41,13 +41,23 @@ final class InMemoryEventStore implements EventStore {
   private long bytes;
   private int live;
 
-  InMemoryEventStore(int eventsPerStream, long bytesPerStream, long bytesPerServer, Duration maxAge, LongSupplier clock) {
+  InMemoryEventStore(
+      int eventsPerStream,
+      long bytesPerStream,
+      long bytesPerServer,
+      Duration maxAge,
+      LongSupplier clock) {
     if (eventsPerStream < 1) {
-      throw new IllegalArgumentException("eventsPerStream must be at least 1, was " + eventsPerStream);
+      throw new IllegalArgumentException(
+          "eventsPerStream must be at least 1, was " + eventsPerStream);
     }
     if (bytesPerStream < 1 || bytesPerServer < 1) {
       throw new IllegalArgumentException(
-          "byte bounds must be positive, were " + bytesPerStream + " per stream, " + bytesPerServer + " per server");
+          "byte bounds must be positive, were "
+              + bytesPerStream
+              + " per stream, "
+              + bytesPerServer
+              + " per server");
     }
     if (maxAge.isNegative() || maxAge.isZero()) {
       throw new IllegalArgumentException("maxAge must be positive, was " + maxAge);
@@ -77,12 +87,16 @@ final class InMemoryEventStore implements EventStore {
     lock.lock();
     try {
       expireLocked(now);
-      Ring ring = sessions.computeIfAbsent(sessionId, k -> new HashMap<>()).computeIfAbsent(streamId, k -> new Ring());
+      Ring ring =
+          sessions
+              .computeIfAbsent(sessionId, k -> new HashMap<>())
+              .computeIfAbsent(streamId, k -> new Ring());
       if (cost > bytesPerStream || cost > bytesPerServer) {
         ring.forgotThrough = Math.max(ring.forgotThrough, seq); // too large to keep at all
         return;
       }
-      while (!ring.events.isEmpty() && (ring.events.size() >= eventsPerStream || ring.bytes + cost > bytesPerStream)) {
+      while (!ring.events.isEmpty()
+          && (ring.events.size() >= eventsPerStream || ring.bytes + cost > bytesPerStream)) {
         dropLocked(ring, ring.events.removeFirst());
       }
       while (bytes + cost > bytesPerServer) {
@@ -233,6 +247,7 @@ final class InMemoryEventStore implements EventStore {
   private static final class Ring {
     final ArrayDeque<Event> events = new ArrayDeque<>(4);
     long bytes;
+
     /** The highest sequence number this stream forgot (0: none). */
     long forgotThrough;
   }

@@ -36,8 +36,10 @@ final class JettyExchange implements Exchange {
   private final int localPort;
   private final AtomicBoolean ended = new AtomicBoolean();
   private final AtomicBoolean bodyRead = new AtomicBoolean();
+
   /** Set when a body over the limit, or refused unread, is being read and discarded; the exchange ends after. */
   private final AtomicBoolean draining = new AtomicBoolean();
+
   private final AtomicBoolean drained = new AtomicBoolean();
   private final AtomicBoolean responseEnded = new AtomicBoolean();
   private final AtomicBoolean readStarted = new AtomicBoolean();
@@ -98,12 +100,17 @@ final class JettyExchange implements Exchange {
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
     readStarted.set(true);
-    new BodyReader(this, max, body -> {
-      if (body != null) {
-        bodyRead.set(true);
-      }
-      done.accept(body);
-    }, failed).run();
+    new BodyReader(
+            this,
+            max,
+            body -> {
+              if (body != null) {
+                bodyRead.set(true);
+              }
+              done.accept(body);
+            },
+            failed)
+        .run();
   }
 
   @Override
@@ -123,34 +130,43 @@ final class JettyExchange implements Exchange {
       // connection, so say so, or a client may send its next request on a connection being closed.
       response.getHeaders().put("Connection", "close");
     }
-    response.write(last, data, new Callback() {
-      @Override
-      public void succeeded() {
-        if (last) {
-          if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeaders().get(HttpHeader.EXPECT))) {
-            // refused before its body was read, and the client sends it anyway: discard it first
-            startDraining();
-            BodyReader.discarding(JettyExchange.this).run();
+    response.write(
+        last,
+        data,
+        new Callback() {
+          @Override
+          public void succeeded() {
+            if (last) {
+              if (!readStarted.get()
+                  && hasBody()
+                  && !"100-continue"
+                      .equalsIgnoreCase(request.getHeaders().get(HttpHeader.EXPECT))) {
+                // refused before its body was read, and the client sends it anyway: discard it
+                // first
+                startDraining();
+                BodyReader.discarding(JettyExchange.this).run();
+              }
+              responseEnded.set(true);
+              complete();
+            }
+            done.succeeded();
           }
-          responseEnded.set(true);
-          complete();
-        }
-        done.succeeded();
-      }
 
-      @Override
-      public void failed(Throwable cause) {
-        if (ended.compareAndSet(false, true)) {
-          callback.failed(cause);
-        }
-        done.failed(cause);
-      }
-    });
+          @Override
+          public void failed(Throwable cause) {
+            if (ended.compareAndSet(false, true)) {
+              callback.failed(cause);
+            }
+            done.failed(cause);
+          }
+        });
   }
 
   /** Ends the exchange once the response is written and any body over the limit is drained. */
   private void complete() {
-    if (responseEnded.get() && (!draining.get() || drained.get()) && ended.compareAndSet(false, true)) {
+    if (responseEnded.get()
+        && (!draining.get() || drained.get())
+        && ended.compareAndSet(false, true)) {
       callback.succeeded();
     }
   }
@@ -158,7 +174,10 @@ final class JettyExchange implements Exchange {
   /** Starts discarding a body over the limit, bounded in bytes and time. */
   private void startDraining() {
     draining.set(true);
-    request.getComponents().getScheduler().schedule(this::stopDraining, Exchange.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
+    request
+        .getComponents()
+        .getScheduler()
+        .schedule(this::stopDraining, Exchange.DRAIN_MILLIS, TimeUnit.MILLISECONDS);
   }
 
   private void stopDraining() {
@@ -205,7 +224,11 @@ final class JettyExchange implements Exchange {
       return r;
     }
 
-    BodyReader(JettyExchange exchange, int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
+    BodyReader(
+        JettyExchange exchange,
+        int max,
+        Consumer<byte @Nullable []> done,
+        Consumer<Throwable> failed) {
       this.exchange = exchange;
       this.request = exchange.request;
       this.max = max;

@@ -101,12 +101,15 @@ public final class McpHttpServer implements AutoCloseable {
 
   /** The protocol machinery; tests in this package reach its sessions through a test-only accessor. */
   final Endpoint endpoint;
+
   private final String host;
   private final int requestedPort;
   private final String path;
   private final String legacySsePath;
+
   /** The endpoint's event store, for tests in this package. */
   final EventStore eventStore;
+
   private final ReentrantLock lifecycle = new ReentrantLock();
   // guarded by lifecycle
   private @Nullable Server jetty;
@@ -163,7 +166,12 @@ public final class McpHttpServer implements AutoCloseable {
       s.setErrorHandler(new PlainErrorHandler());
       // The endpoint times out slow bodies itself (requestBodyTimeout, answered 408); Jetty's own
       // idle timeout must not come first with its answer.
-      c.setIdleTimeout(Math.max(30_000L, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(endpoint.config().bodyTimeoutNanos()) + 5_000));
+      c.setIdleTimeout(
+          Math.max(
+              30_000L,
+              java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(
+                      endpoint.config().bodyTimeoutNanos())
+                  + 5_000));
       try {
         s.start();
       } catch (Exception e) {
@@ -173,7 +181,8 @@ public final class McpHttpServer implements AutoCloseable {
           // the start failure is what matters
         }
         throw new java.io.UncheckedIOException(
-            new java.io.IOException("cannot serve on " + host + ":" + requestedPort + ": " + e.getMessage(), e));
+            new java.io.IOException(
+                "cannot serve on " + host + ":" + requestedPort + ": " + e.getMessage(), e));
       }
       jetty = s;
       connector = c;
@@ -212,7 +221,6 @@ public final class McpHttpServer implements AutoCloseable {
   public int sessionCount() {
     return endpoint.sessionCount();
   }
-
 
   /** Ends every session and stops serving. Idempotent. */
   @Override

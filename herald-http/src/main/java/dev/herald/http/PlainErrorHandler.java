@@ -30,9 +30,17 @@ final class PlainErrorHandler extends ErrorHandler {
 
   @Override
   protected void generateResponse(
-      Request request, Response response, int code, @Nullable String message, @Nullable Throwable cause, Callback callback) {
+      Request request,
+      Response response,
+      int code,
+      @Nullable String message,
+      @Nullable Throwable cause,
+      Callback callback) {
     if (cause != null) {
-      LOG.log(System.Logger.Level.DEBUG, "HTTP " + code + " for " + request.getHttpURI().getPath(), cause);
+      LOG.log(
+          System.Logger.Level.DEBUG,
+          "HTTP " + code + " for " + request.getHttpURI().getPath(),
+          cause);
     }
     byte[] body = body(code);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
@@ -41,8 +49,10 @@ final class PlainErrorHandler extends ErrorHandler {
   }
 
   @Override
-  @SuppressWarnings("removal") // Jetty 12 still calls it for a request it cannot parse; no replacement hook yet
-  public ByteBuffer badMessageError(int status, @Nullable String reason, HttpFields.Mutable fields) {
+  @SuppressWarnings(
+      "removal") // Jetty 12 still calls it for a request it cannot parse; no replacement hook yet
+  public ByteBuffer badMessageError(
+      int status, @Nullable String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, "application/json");
     return ByteBuffer.wrap(body(status));
   }
@@ -51,7 +61,12 @@ final class PlainErrorHandler extends ErrorHandler {
   static byte[] body(int status) {
     String reason = status == 500 ? "Internal error" : HttpStatus.getMessage(status);
     int code = status >= 500 ? -32603 : -32600;
-    String json = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + code + ",\"message\":\"" + reason.replace("\"", "'") + "\"}}";
+    String json =
+        "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":"
+            + code
+            + ",\"message\":\""
+            + reason.replace("\"", "'")
+            + "\"}}";
     return json.getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -37,8 +37,10 @@ class BadInputTest {
 
   @AfterAll
   static void stop() throws Exception {
-    assertThat(describe(RawHttpClient.json(RawHttpClient.body(bystander.call(999, "quiet", null))))).isEqualTo("result 999 ok");
-    assertThat(describe(RawHttpClient.json(RawHttpClient.body(victim.call(998, "quiet", null))))).isEqualTo("result 998 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(bystander.call(999, "quiet", null)))))
+        .isEqualTo("result 999 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(victim.call(998, "quiet", null)))))
+        .isEqualTo("result 998 ok");
     fixture.close();
   }
 
@@ -52,25 +54,34 @@ class BadInputTest {
   @Test
   void deepNestingIs400WithParseError() throws Exception {
     String deep = "[".repeat(5000) + "]".repeat(5000);
-    HttpResponse<Stream<String>> r = victim.post("{'jsonrpc':'2.0','id':1,'method':'ping','params':{'a':" + deep + "}}");
+    HttpResponse<Stream<String>> r =
+        victim.post("{'jsonrpc':'2.0','id':1,'method':'ping','params':{'a':" + deep + "}}");
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(code(r)).isEqualTo(-32700);
   }
 
   @Test
   void aWrongContentTypeIs415() throws Exception {
-    HttpResponse<String> plain = victim.sendForString(HttpRequest.newBuilder(victim.uri)
-        .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
-        .header("Mcp-Session-Id", victim.session).POST(HttpRequest.BodyPublishers.ofString("{}")));
+    HttpResponse<String> plain =
+        victim.sendForString(
+            HttpRequest.newBuilder(victim.uri)
+                .header("Accept", "application/json, text/event-stream")
+                .header("Content-Type", "text/plain")
+                .header("Mcp-Session-Id", victim.session)
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(plain.statusCode()).isEqualTo(415);
     assertThat(RawHttpClient.json(plain.body()).get("error").get("code").asInt()).isEqualTo(-32600);
   }
 
   @Test
   void anAcceptWithoutEventStreamIs406() throws Exception {
-    HttpResponse<String> r = victim.sendForString(HttpRequest.newBuilder(victim.uri)
-        .header("Accept", "application/json").header("Content-Type", "application/json")
-        .header("Mcp-Session-Id", victim.session).POST(HttpRequest.BodyPublishers.ofString("{}")));
+    HttpResponse<String> r =
+        victim.sendForString(
+            HttpRequest.newBuilder(victim.uri)
+                .header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .header("Mcp-Session-Id", victim.session)
+                .POST(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(r.statusCode()).isEqualTo(406);
   }
 
@@ -78,8 +89,12 @@ class BadInputTest {
   void aTwentyMegabyteBodyIs413() throws Exception {
     byte[] huge = new byte[20 * 1024 * 1024];
     java.util.Arrays.fill(huge, (byte) ' ');
-    HttpResponse<String> r = victim.sendForString(victim.request().expectContinue(true)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(huge)));
+    HttpResponse<String> r =
+        victim.sendForString(
+            victim
+                .request()
+                .expectContinue(true)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)));
     assertThat(r.statusCode()).isEqualTo(413);
     assertThat(RawHttpClient.json(r.body()).get("error").get("code").asInt()).isEqualTo(-32600);
   }
@@ -88,8 +103,14 @@ class BadInputTest {
   void aBodyOverTheLimitWithoutContentLengthIs413() throws Exception {
     byte[] big = new byte[5 * 1024 * 1024];
     java.util.Arrays.fill(big, (byte) ' ');
-    HttpResponse<String> r = victim.sendForString(victim.request().expectContinue(true)
-        .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big))));
+    HttpResponse<String> r =
+        victim.sendForString(
+            victim
+                .request()
+                .expectContinue(true)
+                .POST(
+                    HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(big))));
     assertThat(r.statusCode()).isEqualTo(413);
   }
 
@@ -111,10 +132,24 @@ class BadInputTest {
 
   @Test
   void aReusedRequestIdWhileTheFirstIsOpenIs400() throws Exception {
-    var first = victim.http.sendAsync(victim.request().POST(HttpRequest.BodyPublishers.ofString(Client.q(
-        "{'jsonrpc':'2.0','id':77,'method':'tools/call','params':{'name':'lockstep','arguments':{}}}"))).build(),
-        HttpResponse.BodyHandlers.ofString());
-    eventually(() -> EngineAccess.of(EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, victim.session))).inFlightCount() > 0, "call 77 is in flight");
+    var first =
+        victim.http.sendAsync(
+            victim
+                .request()
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        Client.q(
+                            "{'jsonrpc':'2.0','id':77,'method':'tools/call','params':{'name':'lockstep','arguments':{}}}")))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    eventually(
+        () ->
+            EngineAccess.of(
+                        EndpointProbe.serverSession(
+                            EndpointProbe.session(fixture.http.endpoint, victim.session)))
+                    .inFlightCount()
+                > 0,
+        "call 77 is in flight");
     HttpResponse<Stream<String>> again = victim.post("{'jsonrpc':'2.0','id':77,'method':'ping'}");
     assertThat(again.statusCode()).isEqualTo(400);
     JsonNode body = RawHttpClient.json(RawHttpClient.body(again));

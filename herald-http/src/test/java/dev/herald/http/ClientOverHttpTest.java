@@ -14,9 +14,9 @@ import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceContents;
-import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.List;
@@ -45,36 +45,49 @@ class ClientOverHttpTest {
   private McpServer server(AtomicInteger counter) {
     return McpServer.builder()
         .info("http-test", "1")
-        .tool(Tool.builder("steps").description("Reports progress for n steps").build(), call -> {
-          long n = call.integer("n", 3);
-          for (long i = 1; i <= n; i++) {
-            Thread.sleep(5);
-            call.context().progress().report(i, (double) n, "step " + i);
-          }
-          return CallToolResult.text("did " + n);
-        })
-        .tool(Tool.builder("block").description("Blocks until cancelled").build(), call -> {
-          blocking.countDown();
-          Thread.sleep(60_000);
-          return CallToolResult.text("woke");
-        })
-        .resource(new Resource("demo://counter", "counter", null, null, "text/plain", null, null, null, null),
-            read -> ReadResourceResult.of(ResourceContents.text(read.uri(), "text/plain", String.valueOf(counter.get()))))
+        .tool(
+            Tool.builder("steps").description("Reports progress for n steps").build(),
+            call -> {
+              long n = call.integer("n", 3);
+              for (long i = 1; i <= n; i++) {
+                Thread.sleep(5);
+                call.context().progress().report(i, (double) n, "step " + i);
+              }
+              return CallToolResult.text("did " + n);
+            })
+        .tool(
+            Tool.builder("block").description("Blocks until cancelled").build(),
+            call -> {
+              blocking.countDown();
+              Thread.sleep(60_000);
+              return CallToolResult.text("woke");
+            })
+        .resource(
+            new Resource(
+                "demo://counter", "counter", null, null, "text/plain", null, null, null, null),
+            read ->
+                ReadResourceResult.of(
+                    ResourceContents.text(read.uri(), "text/plain", String.valueOf(counter.get()))))
         .build();
   }
 
   @Test
-  void progressArrivesOnTheCallsStreamAndALostSessionIsReplacedAndTheCallerIsTold() throws Exception {
+  void progressArrivesOnTheCallsStreamAndALostSessionIsReplacedAndTheCallerIsTold()
+      throws Exception {
     AtomicInteger counter = new AtomicInteger();
     McpServer server = server(counter);
     http = McpHttpServer.builder().server(server).port(0).build().start();
     LinkedBlockingQueue<McpClient.SessionRestart> restarts = new LinkedBlockingQueue<>();
-    try (McpClient client = McpClient.builder()
-        .onSessionRestart(restarts::add)
-        .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+    try (McpClient client =
+        McpClient.builder()
+            .onSessionRestart(restarts::add)
+            .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
-      CallToolResult r = client.callTool("steps", McpJson.object().put("n", 4),
-          CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
+      CallToolResult r =
+          client.callTool(
+              "steps",
+              McpJson.object().put("n", 4),
+              CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
       assertThat(r.firstText()).isEqualTo("did 4");
       assertThat(updates.get(updates.size() - 1).progress()).isEqualTo(4.0);
 
@@ -89,7 +102,8 @@ class ClientOverHttpTest {
       server.sessions().get(0).close();
 
       // The caller whose call was in flight is told, with a clear exception...
-      assertThatThrownBy(inFlight::await).isInstanceOf(TransportException.class)
+      assertThatThrownBy(inFlight::await)
+          .isInstanceOf(TransportException.class)
           .satisfies(e -> assertThat(e).isInstanceOf(SessionExpiredException.class));
       // ...and the host is told that a new session replaced it.
       McpClient.SessionRestart restart = restarts.poll(10, TimeUnit.SECONDS);

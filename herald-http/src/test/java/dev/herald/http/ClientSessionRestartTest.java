@@ -27,18 +27,22 @@ class ClientSessionRestartTest {
   }
 
   @Test
-  void aBuilderChangedAfterConnectDoesNotChangeHowTheLiveClientRestartsItsSession() throws Exception {
+  void aBuilderChangedAfterConnectDoesNotChangeHowTheLiveClientRestartsItsSession()
+      throws Exception {
     McpServer server = McpServer.builder().info("restart-test", "1").build();
     http = McpHttpServer.builder().server(server).port(0).build().start();
     LinkedBlockingQueue<McpClient.SessionRestart> restarts = new LinkedBlockingQueue<>();
     LinkedBlockingQueue<McpClient.SessionRestart> addedLater = new LinkedBlockingQueue<>();
-    McpClient.Builder builder = McpClient.builder().info("first-host", "1.0").onSessionRestart(restarts::add);
+    McpClient.Builder builder =
+        McpClient.builder().info("first-host", "1.0").onSessionRestart(restarts::add);
     try (McpClient client = builder.connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       assertThat(server.sessions()).hasSize(1);
-      assertThat(server.sessions().get(0).clientInfo().map(Implementation::name)).hasValue("first-host");
+      assertThat(server.sessions().get(0).clientInfo().map(Implementation::name))
+          .hasValue("first-host");
 
       // The host goes on using the builder: none of this may reach the client already connected.
-      builder.info("second-host", "2.0")
+      builder
+          .info("second-host", "2.0")
           .initializeTimeout(Duration.ofNanos(1))
           .onSessionRestart(addedLater::add);
 

@@ -21,8 +21,10 @@ import java.util.function.UnaryOperator;
  */
 final class Fixture implements AutoCloseable {
   final McpServer mcp;
+
   /** Every event of every session the server had (one listener shared by all). */
   final CountingEventListener events = new CountingEventListener();
+
   final McpHttpServer http;
   final CyclicBarrier lockstep = new CyclicBarrier(2);
   final CountDownLatch release = new CountDownLatch(1);
@@ -40,9 +42,13 @@ final class Fixture implements AutoCloseable {
             .progressInterval(Duration.ZERO)
             .listChangedDebounce(Duration.ZERO)
             .logRateLimit(100_000, 100_000)
-            .tool(Tool.builder("quiet").description("Answers at once").build(), call -> CallToolResult.text("ok"))
             .tool(
-                Tool.builder("lockstep").description("Three progress steps, in step with another call").build(),
+                Tool.builder("quiet").description("Answers at once").build(),
+                call -> CallToolResult.text("ok"))
+            .tool(
+                Tool.builder("lockstep")
+                    .description("Three progress steps, in step with another call")
+                    .build(),
                 call -> {
                   for (int i = 1; i <= 3; i++) {
                     call.context().progress().report(i, 3.0, null);
@@ -58,7 +64,9 @@ final class Fixture implements AutoCloseable {
                   return CallToolResult.text("chatted");
                 })
             .tool(
-                Tool.builder("reconnect").description("Closes its own SSE stream, then answers").build(),
+                Tool.builder("reconnect")
+                    .description("Closes its own SSE stream, then answers")
+                    .build(),
                 call -> {
                   call.context().pollStream();
                   release.await(10, TimeUnit.SECONDS);

@@ -1,10 +1,9 @@
 package dev.herald.http;
 
-import dev.herald.testing.RawHttpClient;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
+import dev.herald.testing.RawHttpClient;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;

@@ -35,9 +35,12 @@ class LegacySessionReapingTest {
   private McpHttpServer http;
 
   private void start(UnaryOperator<McpHttpServer.Builder> settings) {
-    McpServer mcp = McpServer.builder()
-        .tool(Tool.builder("quiet").description("Answers at once").build(), call -> CallToolResult.text("ok"))
-        .build();
+    McpServer mcp =
+        McpServer.builder()
+            .tool(
+                Tool.builder("quiet").description("Answers at once").build(),
+                call -> CallToolResult.text("ok"))
+            .build();
     http = settings.apply(McpHttpServer.builder().server(mcp).maxSessions(CAP)).build().start();
   }
 
@@ -49,11 +52,13 @@ class LegacySessionReapingTest {
   }
 
   @Test
-  void abandonedLegacyStreamsAreReapedSoInitializeStillSucceedsAfterMoreThanTheCap() throws Exception {
+  void abandonedLegacyStreamsAreReapedSoInitializeStillSucceedsAfterMoreThanTheCap()
+      throws Exception {
     start(b -> b.sseKeepAlive(Duration.ofMillis(100)));
     boolean procFs = Files.isDirectory(Path.of("/proc/self/fd"));
     long fdsBefore = procFs ? openDescriptors() : 0;
-    int rounds = Integer.getInteger("herald.test.abandonedLegacyRounds", 3); // -D... for a longer run
+    int rounds =
+        Integer.getInteger("herald.test.abandonedLegacyRounds", 3); // -D... for a longer run
     for (int round = 0; round < rounds; round++) {
       List<Socket> streams = new ArrayList<>();
       for (int i = 0; i < CAP; i++) {
@@ -67,11 +72,13 @@ class LegacySessionReapingTest {
         s.close();
       }
       assertThat(waitUntil(() -> http.sessionCount() == 0, Duration.ofSeconds(10)))
-          .as("round %d: abandoned legacy sessions ended (%d left)", round, http.sessionCount()).isTrue();
+          .as("round %d: abandoned legacy sessions ended (%d left)", round, http.sessionCount())
+          .isTrue();
     }
     if (procFs) {
       assertThat(waitUntil(() -> openDescriptors() <= fdsBefore + 4, Duration.ofSeconds(10)))
-          .as("descriptors %d -> %d", fdsBefore, openDescriptors()).isTrue();
+          .as("descriptors %d -> %d", fdsBefore, openDescriptors())
+          .isTrue();
     }
     Client client = new Client(http.uri());
     client.initialize(); // 200, not 503
@@ -87,8 +94,10 @@ class LegacySessionReapingTest {
       post = http.uri().resolve(endpointOf(s));
       assertThat(legacyPost(client, post)).as("live session").isEqualTo(202);
     } // an orderly close this time
-    assertThat(waitUntil(() -> StreamProbe.legacySessions(http.endpoint) == 0, Duration.ofSeconds(10)))
-        .as("the session whose stream closed ended").isTrue();
+    assertThat(
+            waitUntil(() -> StreamProbe.legacySessions(http.endpoint) == 0, Duration.ofSeconds(10)))
+        .as("the session whose stream closed ended")
+        .isTrue();
     assertThat(legacyPost(client, post)).isEqualTo(404);
   }
 
@@ -112,7 +121,10 @@ class LegacySessionReapingTest {
   private Socket openLegacyStream() throws IOException {
     Socket s = new Socket("127.0.0.1", http.port());
     s.setSoTimeout(10_000);
-    String get = "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:" + http.port() + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n";
+    String get =
+        "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:"
+            + http.port()
+            + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n";
     s.getOutputStream().write(get.getBytes(StandardCharsets.US_ASCII));
     s.getOutputStream().flush();
     return s;
@@ -141,7 +153,13 @@ class LegacySessionReapingTest {
   }
 
   private static int legacyPost(Client client, URI uri) throws Exception {
-    return client.sendForString(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','method':'notifications/initialized'}")))).statusCode();
+    return client
+        .sendForString(
+            HttpRequest.newBuilder(uri)
+                .header("Content-Type", "application/json")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        Client.q("{'jsonrpc':'2.0','method':'notifications/initialized'}"))))
+        .statusCode();
   }
 }

@@ -45,7 +45,8 @@ class RefusedBodyTest {
     for (int i = 0; i < 50; i++) {
       String[] answer = post(fixture, "application/json", 5L * 1024 * 1024);
       assertThat(answer[0]).as("attempt %d", i).startsWith("HTTP/1.1 413");
-      assertThat(RawHttpClient.json(answer[1]).get("error").get("message").asString()).startsWith("Content Too Large");
+      assertThat(RawHttpClient.json(answer[1]).get("error").get("message").asString())
+          .startsWith("Content Too Large");
     }
   }
 
@@ -55,12 +56,20 @@ class RefusedBodyTest {
     Arrays.fill(big, (byte) ' ');
     try (HttpClient http = HttpClient.newHttpClient()) {
       for (int i = 0; i < 50; i++) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.http.uri()).expectContinue(true)
-            .header("Accept", "application/json, text/event-stream").header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(fixture.http.uri())
+                    .expectContinue(true)
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(big)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(413);
-        assertThat(RawHttpClient.json(r.body()).get("error").get("message").asString()).startsWith("Content Too Large");
+        assertThat(RawHttpClient.json(r.body()).get("error").get("message").asString())
+            .startsWith("Content Too Large");
       }
     }
   }
@@ -71,10 +80,16 @@ class RefusedBodyTest {
     Arrays.fill(big, (byte) ' ');
     try (HttpClient http = HttpClient.newHttpClient()) {
       for (int i = 0; i < 30; i++) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.http.uri())
-            .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(fixture.http.uri())
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Content-Type", "text/plain")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(big)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(415);
       }
     }
@@ -96,7 +111,8 @@ class RefusedBodyTest {
       answer = post(impatient, "application/json", -1);
     }
     assertThat(answer[0]).startsWith("HTTP/1.1 408");
-    assertThat(RawHttpClient.json(answer[1]).get("error").get("message").asString()).startsWith("Request Timeout");
+    assertThat(RawHttpClient.json(answer[1]).get("error").get("message").asString())
+        .startsWith("Request Timeout");
   }
 
   @Test
@@ -116,8 +132,13 @@ class RefusedBodyTest {
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(20_000);
       OutputStream out = s.getOutputStream();
-      String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: application/json, text/event-stream\r\n"
-          + "Content-Type: " + contentType + "\r\nTransfer-Encoding: chunked\r\n\r\n";
+      String head =
+          "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+              + port
+              + "\r\nAccept: application/json, text/event-stream\r\n"
+              + "Content-Type: "
+              + contentType
+              + "\r\nTransfer-Encoding: chunked\r\n\r\n";
       out.write(head.getBytes(StandardCharsets.US_ASCII));
       out.flush();
       Thread writer = Thread.ofPlatform().daemon().start(() -> writeBody(out, total));
@@ -134,8 +155,12 @@ class RefusedBodyTest {
         try {
           n = in.read(buf);
         } catch (IOException e) {
-          throw new AssertionError("the connection failed after " + all.size() + " bytes of the answer: "
-              + all.toString(StandardCharsets.UTF_8), e);
+          throw new AssertionError(
+              "the connection failed after "
+                  + all.size()
+                  + " bytes of the answer: "
+                  + all.toString(StandardCharsets.UTF_8),
+              e);
         }
         if (n < 0) {
           break;
@@ -157,7 +182,8 @@ class RefusedBodyTest {
       assertThat(headEnd).as("a whole head in %s", text).isPositive();
       assertThat(length).as("a Content-Length in %s", text).isNotNegative();
       assertThat(all.size()).as("the whole body in %s", text).isEqualTo(headEnd + 4 + length);
-      writer.join(TimeUnit.SECONDS.toMillis(30)); // the server ends the exchange, so the writer stops
+      writer.join(
+          TimeUnit.SECONDS.toMillis(30)); // the server ends the exchange, so the writer stops
       assertThat(writer.isAlive()).as("the server closed the connection").isFalse();
       return new String[] {text.substring(0, text.indexOf("\r\n")), text.substring(headEnd + 4)};
     }

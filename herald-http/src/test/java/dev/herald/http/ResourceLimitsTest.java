@@ -1,9 +1,5 @@
 package dev.herald.http;
 
-import dev.herald.testing.RawHttpClient;
-
-import dev.herald.testing.SseReader;
-
 import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +8,8 @@ import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
 import dev.herald.wire.McpJson;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -25,8 +23,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -39,10 +37,12 @@ class ResourceLimitsTest {
           + "'clientInfo':{'name':'t','version':'1'}}}";
 
   @Test
-  void largeEventsAreForgottenOldestFirstSoTheStoreStaysWithinItsByteBoundsPerStreamAndPerServer() throws Exception {
+  void largeEventsAreForgottenOldestFirstSoTheStoreStaysWithinItsByteBoundsPerStreamAndPerServer()
+      throws Exception {
     long perStream = 64 * 1024;
     long perServer = 160 * 1024;
-    try (Fixture fixture = new Fixture(b -> b.eventStoreLimits(perStream, perServer, Duration.ofMinutes(5)))) {
+    try (Fixture fixture =
+        new Fixture(b -> b.eventStoreLimits(perStream, perServer, Duration.ofMinutes(5)))) {
       InMemoryEventStore store = (InMemoryEventStore) fixture.http.eventStore;
       ObjectNode big = McpJson.toObject(Map.of("level", "info", "data", "x".repeat(30 * 1024)));
       List<Client> clients = new ArrayList<>();
@@ -51,7 +51,9 @@ class ResourceLimitsTest {
         Client client = fixture.client();
         client.initialize();
         clients.add(client);
-        ServerSession ss = EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, client.session));
+        ServerSession ss =
+            EndpointProbe.serverSession(
+                EndpointProbe.session(fixture.http.endpoint, client.session));
         for (int i = 0; i < 40; i++) { // 40 x 30 KiB = 1.2 MiB per session, nobody listening
           EngineAccess.of(ss).notify("notifications/message", big, null);
           maxHeld = Math.max(maxHeld, store.bytesHeld());
@@ -62,10 +64,17 @@ class ResourceLimitsTest {
 
       // The last session's stream: its newest event is kept, its first ones are forgotten.
       Client last = clients.get(4);
-      String stream = EndpointProbe.standingStreamId(EndpointProbe.session(fixture.http.endpoint, last.session));
+      String stream =
+          EndpointProbe.standingStreamId(
+              EndpointProbe.session(fixture.http.endpoint, last.session));
       HttpResponse<Stream<String>> evicted = last.getResponse(stream + "_1");
       assertThat(evicted.statusCode()).isEqualTo(400);
-      assertThat(RawHttpClient.json(RawHttpClient.body(evicted)).get("error").get("message").asString()).contains("unknown Last-Event-ID");
+      assertThat(
+              RawHttpClient.json(RawHttpClient.body(evicted))
+                  .get("error")
+                  .get("message")
+                  .asString())
+          .contains("unknown Last-Event-ID");
       try (SseReader resumed = last.get(stream + "_39")) {
         SseReader.Event e = resumed.event();
         assertThat(e.id()).isEqualTo(stream + "_40");
@@ -73,9 +82,12 @@ class ResourceLimitsTest {
       }
       // The first session's events were all forgotten for the later ones (the store's byte bound).
       Client first = clients.get(0);
-      String firstStream = EndpointProbe.standingStreamId(EndpointProbe.session(fixture.http.endpoint, first.session));
+      String firstStream =
+          EndpointProbe.standingStreamId(
+              EndpointProbe.session(fixture.http.endpoint, first.session));
       assertThat(first.getResponse(firstStream + "_39").statusCode()).isEqualTo(400);
-      assertThat(describe(RawHttpClient.json(RawHttpClient.body(first.call(7, "quiet", null))))).isEqualTo("result 7 ok");
+      assertThat(describe(RawHttpClient.json(RawHttpClient.body(first.call(7, "quiet", null)))))
+          .isEqualTo("result 7 ok");
     }
   }
 
@@ -87,14 +99,25 @@ class ResourceLimitsTest {
       Client mallory = fixture.client();
       mallory.initialize();
       for (Client c : List.of(alice, mallory)) {
-        ServerSession ss = EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, c.session));
-        EngineAccess.of(ss).notify("notifications/message", McpJson.toObject(Map.of("level", "info", "data", "secret of " + c.session)), null);
+        ServerSession ss =
+            EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, c.session));
+        EngineAccess.of(ss)
+            .notify(
+                "notifications/message",
+                McpJson.toObject(Map.of("level", "info", "data", "secret of " + c.session)),
+                null);
       }
-      String aliceEvent = EndpointProbe.standingStreamId(EndpointProbe.session(fixture.http.endpoint, alice.session)) + "_0";
+      String aliceEvent =
+          EndpointProbe.standingStreamId(
+                  EndpointProbe.session(fixture.http.endpoint, alice.session))
+              + "_0";
 
       HttpResponse<Stream<String>> stolen = mallory.getResponse(aliceEvent);
-      assertThat(stolen.statusCode()).isEqualTo(400); // before reading: a 200 would be an endless stream
-      assertThat(RawHttpClient.body(stolen)).contains("unknown Last-Event-ID").doesNotContain("secret");
+      assertThat(stolen.statusCode())
+          .isEqualTo(400); // before reading: a 200 would be an endless stream
+      assertThat(RawHttpClient.body(stolen))
+          .contains("unknown Last-Event-ID")
+          .doesNotContain("secret");
       try (SseReader own = alice.get(aliceEvent)) {
         assertThat(own.event().data()).contains("secret of " + alice.session);
       }
@@ -115,8 +138,11 @@ class ResourceLimitsTest {
       assertThat(error.get("message").asString()).contains("session limit (2)");
       assertThat(fixture.http.sessionCount()).isEqualTo(2);
       // The legacy transport counts against the same share.
-      HttpResponse<Stream<String>> legacy = one.send(java.net.http.HttpRequest.newBuilder(fixture.http.legacySseUri())
-          .header("Accept", "text/event-stream").GET());
+      HttpResponse<Stream<String>> legacy =
+          one.send(
+              java.net.http.HttpRequest.newBuilder(fixture.http.legacySseUri())
+                  .header("Accept", "text/event-stream")
+                  .GET());
       assertThat(legacy.statusCode()).isEqualTo(429);
       RawHttpClient.body(legacy);
 
@@ -132,8 +158,11 @@ class ResourceLimitsTest {
       int port = fixture.http.port();
       try (Socket s = new Socket("127.0.0.1", port)) {
         s.setSoTimeout(10_000); // far below Jetty's own 30 s idle timeout
-        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nAccept: application/json, text/event-stream\r\n"
-            + "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n";
+        String head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nAccept: application/json, text/event-stream\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n";
         s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
         s.getOutputStream().write("{\"jsonrpc\":\"2.0\",".getBytes(StandardCharsets.US_ASCII));
         s.getOutputStream().flush();
@@ -145,8 +174,12 @@ class ResourceLimitsTest {
         assertThat(text).startsWith("HTTP/1.1 408");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
         String body = text.substring(text.indexOf("\r\n\r\n") + 4);
-        assertThat(RawHttpClient.json(body).get("error").get("message").asString()).startsWith("Request Timeout");
-        assertThat(body).doesNotContainIgnoringCase("exception").doesNotContain("java.").doesNotContain("org.eclipse")
+        assertThat(RawHttpClient.json(body).get("error").get("message").asString())
+            .startsWith("Request Timeout");
+        assertThat(body)
+            .doesNotContainIgnoringCase("exception")
+            .doesNotContain("java.")
+            .doesNotContain("org.eclipse")
             .doesNotContain("dev.herald");
       }
       assertThat(fixture.http.sessionCount()).isZero();
@@ -160,8 +193,11 @@ class ResourceLimitsTest {
       int port = fixture.http.port();
       try (Socket s = new Socket("127.0.0.1", port)) {
         s.setSoTimeout(10_000);
-        String head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nContent-Type: application/json\r\n"
-            + "Content-Length: not-a-number\r\n\r\n{}";
+        String head =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nContent-Type: application/json\r\n"
+                + "Content-Length: not-a-number\r\n\r\n{}";
         s.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
         s.getOutputStream().flush();
         ByteArrayOutputStream all = new ByteArrayOutputStream();
@@ -169,8 +205,12 @@ class ResourceLimitsTest {
         String text = all.toString(StandardCharsets.UTF_8);
         assertThat(text).startsWith("HTTP/1.1 400");
         String body = text.substring(text.indexOf("\r\n\r\n") + 4);
-        assertThat(RawHttpClient.json(body).get("error").get("message").asString()).isEqualTo("Bad Request");
-        assertThat(body).doesNotContainIgnoringCase("exception").doesNotContain("java.").doesNotContain("org.eclipse");
+        assertThat(RawHttpClient.json(body).get("error").get("message").asString())
+            .isEqualTo("Bad Request");
+        assertThat(body)
+            .doesNotContainIgnoringCase("exception")
+            .doesNotContain("java.")
+            .doesNotContain("org.eclipse");
       }
     }
   }
@@ -178,17 +218,20 @@ class ResourceLimitsTest {
   @Test
   void theIdleTimeoutPausesWhileACallIsRunningAndResumesAfterIt() throws Exception {
     AtomicLong now = new AtomicLong();
-    try (Fixture fixture = new Fixture(b -> b.sessionIdleTimeout(Duration.ofMinutes(1)).ticker(now::get))) {
+    try (Fixture fixture =
+        new Fixture(b -> b.sessionIdleTimeout(Duration.ofMinutes(1)).ticker(now::get))) {
       Client client = fixture.client();
       client.initialize();
-      ServerSession ss = EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, client.session));
-      CompletableFuture<String> call = CompletableFuture.supplyAsync(() -> {
-        try {
-          return describe(RawHttpClient.json(RawHttpClient.body(client.call(9, "hold", null))));
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      ServerSession ss =
+          EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, client.session));
+      CompletableFuture<String> call =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              return describe(RawHttpClient.json(RawHttpClient.body(client.call(9, "hold", null))));
+            } catch (Exception e) {
+              throw new IllegalStateException(e);
+            }
+          });
       await(() -> EngineAccess.of(ss).inFlightCount() > 0, "the call is running");
 
       now.addAndGet(Duration.ofMinutes(10).toNanos());
@@ -200,7 +243,9 @@ class ResourceLimitsTest {
       await(() -> EngineAccess.of(ss).inFlightCount() == 0, "the call ended");
       now.addAndGet(Duration.ofSeconds(59).toNanos());
       fixture.http.sweep();
-      assertThat(fixture.http.sessionCount()).as("idle for less than the timeout since the call ended").isEqualTo(1);
+      assertThat(fixture.http.sessionCount())
+          .as("idle for less than the timeout since the call ended")
+          .isEqualTo(1);
       now.addAndGet(Duration.ofSeconds(2).toNanos());
       fixture.http.sweep();
       assertThat(fixture.http.sessionCount()).isZero();
@@ -212,12 +257,16 @@ class ResourceLimitsTest {
     try (Fixture fixture = new Fixture(b -> b.maxSessions(1).maxSessionsPerClient(1))) {
       for (int i = 0; i < 30; i++) {
         Client bad = fixture.client();
-        HttpResponse<Stream<String>> r = bad.post("{'jsonrpc':'2.0','id':" + i + ",'method':'initialize','params':{}}");
+        HttpResponse<Stream<String>> r =
+            bad.post("{'jsonrpc':'2.0','id':" + i + ",'method':'initialize','params':{}}");
         int status = r.statusCode();
         assertThat(r.headers().firstValue("Mcp-Session-Id")).isEmpty();
-        assertThat(RawHttpClient.json(RawHttpClient.body(r)).get("error").get("code").asInt()).isEqualTo(-32602);
+        assertThat(RawHttpClient.json(RawHttpClient.body(r)).get("error").get("code").asInt())
+            .isEqualTo(-32602);
         assertThat(status).isEqualTo(200);
-        assertThat(fixture.http.sessionCount()).as("slots held after failed initialize #" + i).isZero();
+        assertThat(fixture.http.sessionCount())
+            .as("slots held after failed initialize #" + i)
+            .isZero();
       }
       fixture.client().initialize();
       assertThat(fixture.http.sessionCount()).isEqualTo(1);
@@ -227,7 +276,10 @@ class ResourceLimitsTest {
   private static long perStreamBytes(Fixture fixture, Client client) {
     HttpSession session = EndpointProbe.session(fixture.http.endpoint, client.session);
     long[] bytes = {0};
-    fixture.http.eventStore.replay(client.session, EndpointProbe.standingStreamId(session), -1,
+    fixture.http.eventStore.replay(
+        client.session,
+        EndpointProbe.standingStreamId(session),
+        -1,
         (seq, m) -> bytes[0] += m.length + InMemoryEventStore.OVERHEAD_BYTES);
     return bytes[0];
   }

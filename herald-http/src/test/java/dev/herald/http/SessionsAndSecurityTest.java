@@ -66,15 +66,50 @@ class SessionsAndSecurityTest {
   @Test
   void aForeignOriginOrHostIs403WhileTheServersOwnHostPasses() throws Exception {
     int port = fixture.http.port();
-    String init = Client.q("{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25',"
-        + "'capabilities':{},'clientInfo':{'name':'t','version':'1'}}}");
-    String common = "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
+    String init =
+        Client.q(
+            "{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25',"
+                + "'capabilities':{},'clientInfo':{'name':'t','version':'1'}}}");
+    String common =
+        "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
 
-    String[] evil = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: http://evil.example.com\r\n" + common, init);
-    String[] evilHost = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: evil.example.com:" + port + "\r\n" + common, init);
-    String[] evilOrigin = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example.com\r\n" + common, init);
-    String[] own = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://127.0.0.1:" + port + "\r\n" + common, init);
-    String[] localhost = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nOrigin: http://localhost:" + port + "\r\n" + common, init);
+    String[] evil =
+        Raw.exchange(
+            port,
+            "POST /mcp HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: http://evil.example.com\r\n"
+                + common,
+            init);
+    String[] evilHost =
+        Raw.exchange(
+            port, "POST /mcp HTTP/1.1\r\nHost: evil.example.com:" + port + "\r\n" + common, init);
+    String[] evilOrigin =
+        Raw.exchange(
+            port,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nOrigin: http://evil.example.com\r\n"
+                + common,
+            init);
+    String[] own =
+        Raw.exchange(
+            port,
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nOrigin: http://127.0.0.1:"
+                + port
+                + "\r\n"
+                + common,
+            init);
+    String[] localhost =
+        Raw.exchange(
+            port,
+            "POST /mcp HTTP/1.1\r\nHost: localhost:"
+                + port
+                + "\r\nOrigin: http://localhost:"
+                + port
+                + "\r\n"
+                + common,
+            init);
 
     assertThat(evil[0]).isEqualTo("403");
     assertThat(RawHttpClient.json(evil[1]).get("id").isNull()).isTrue();
@@ -89,9 +124,14 @@ class SessionsAndSecurityTest {
   void theAllowListOpensUpOtherOrigins() throws Exception {
     try (Fixture open = new Fixture(b -> b.allowedOrigins("https://app.example.com"))) {
       int port = open.http.port();
-      String[] r = Raw.exchange(port, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: https://app.example.com\r\n"
-          + "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n",
-          Client.q("{'jsonrpc':'2.0','id':1,'method':'ping'}"));
+      String[] r =
+          Raw.exchange(
+              port,
+              "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + port
+                  + "\r\nOrigin: https://app.example.com\r\n"
+                  + "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n",
+              Client.q("{'jsonrpc':'2.0','id':1,'method':'ping'}"));
       assertThat(r[0]).isEqualTo("400"); // past the Origin check: no session
     }
   }
@@ -100,21 +140,36 @@ class SessionsAndSecurityTest {
   void anUnsupportedProtocolVersionIs400AndAnySupportedOneIsAccepted() throws Exception {
     Client client = fixture.client();
     client.initialize();
-    HttpResponse<Stream<String>> bad = client.send(client.request().header("MCP-Protocol-Version", "1999-01-01")
-        .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','id':3,'method':'ping'}"))));
+    HttpResponse<Stream<String>> bad =
+        client.send(
+            client
+                .request()
+                .header("MCP-Protocol-Version", "1999-01-01")
+                .POST(
+                    HttpRequest.BodyPublishers.ofString(
+                        Client.q("{'jsonrpc':'2.0','id':3,'method':'ping'}"))));
     assertThat(bad.statusCode()).isEqualTo(400);
     JsonNode body = RawHttpClient.json(RawHttpClient.body(bad));
     assertThat(body.get("error").get("data").get("requested").asString()).isEqualTo("1999-01-01");
 
-    HttpRequest.Builder older = HttpRequest.newBuilder(client.uri)
-        .header("Accept", "application/json, text/event-stream").header("Content-Type", "application/json")
-        .header("Mcp-Session-Id", client.session).header("MCP-Protocol-Version", "2025-03-26")
-        .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','id':4,'method':'ping'}")));
+    HttpRequest.Builder older =
+        HttpRequest.newBuilder(client.uri)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .header("Mcp-Session-Id", client.session)
+            .header("MCP-Protocol-Version", "2025-03-26")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    Client.q("{'jsonrpc':'2.0','id':4,'method':'ping'}")));
     assertThat(client.send(older).statusCode()).isEqualTo(200);
-    HttpRequest.Builder none = HttpRequest.newBuilder(client.uri)
-        .header("Accept", "application/json, text/event-stream").header("Content-Type", "application/json")
-        .header("Mcp-Session-Id", client.session)
-        .POST(HttpRequest.BodyPublishers.ofString(Client.q("{'jsonrpc':'2.0','id':5,'method':'ping'}")));
+    HttpRequest.Builder none =
+        HttpRequest.newBuilder(client.uri)
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .header("Mcp-Session-Id", client.session)
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    Client.q("{'jsonrpc':'2.0','id':5,'method':'ping'}")));
     assertThat(client.send(none).statusCode()).isEqualTo(200);
   }
 
@@ -124,9 +179,10 @@ class SessionsAndSecurityTest {
       fixture.client().initialize();
     }
     Client fourth = fixture.client();
-    HttpResponse<Stream<String>> r = fourth.post(
-        "{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
-            + "'clientInfo':{'name':'t','version':'1'}}}");
+    HttpResponse<Stream<String>> r =
+        fourth.post(
+            "{'jsonrpc':'2.0','id':1,'method':'initialize','params':{'protocolVersion':'2025-11-25','capabilities':{},"
+                + "'clientInfo':{'name':'t','version':'1'}}}");
     assertThat(r.statusCode()).isEqualTo(503);
     JsonNode body = RawHttpClient.json(RawHttpClient.body(r));
     assertThat(body.get("error").get("code").asInt()).isEqualTo(-32000);
@@ -155,10 +211,15 @@ class SessionsAndSecurityTest {
   void aGetWithoutEventStreamInAcceptIs406AndOtherMethodsAre405() throws Exception {
     Client client = fixture.client();
     client.initialize();
-    HttpResponse<String> get = client.sendForString(HttpRequest.newBuilder(client.uri).header("Accept", "application/json")
-        .header("Mcp-Session-Id", client.session).GET());
+    HttpResponse<String> get =
+        client.sendForString(
+            HttpRequest.newBuilder(client.uri)
+                .header("Accept", "application/json")
+                .header("Mcp-Session-Id", client.session)
+                .GET());
     assertThat(get.statusCode()).isEqualTo(406);
-    HttpResponse<String> put = client.sendForString(client.request().PUT(HttpRequest.BodyPublishers.ofString("{}")));
+    HttpResponse<String> put =
+        client.sendForString(client.request().PUT(HttpRequest.BodyPublishers.ofString("{}")));
     assertThat(put.statusCode()).isEqualTo(405);
     assertThat(put.headers().firstValue("Allow")).hasValue("GET, POST, DELETE");
   }

@@ -1,19 +1,18 @@
 package dev.herald.http;
 
-import dev.herald.http.internal.EndpointProbe;
-import dev.herald.http.internal.HttpSession;
 import static dev.herald.testing.Eventually.eventually;
 import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
-import dev.herald.testing.SseReader.Event;
+import dev.herald.http.internal.EndpointProbe;
+import dev.herald.http.internal.HttpSession;
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.SseReader;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.wire.McpJson;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -30,14 +29,21 @@ class StreamableHttpTest {
   }
 
   @Test
-  void twoConcurrentCallsOnOneSessionEachGetTheirOwnProgressOnTheirOwnStreamBeforeTheirResponse() throws Exception {
+  void twoConcurrentCallsOnOneSessionEachGetTheirOwnProgressOnTheirOwnStreamBeforeTheirResponse()
+      throws Exception {
     Client client = fixture.client();
     client.initialize();
-    CompletableFuture<List<String>> a = CompletableFuture.supplyAsync(() -> callAndRead(client, 10, "a"));
-    CompletableFuture<List<String>> b = CompletableFuture.supplyAsync(() -> callAndRead(client, 11, "b"));
+    CompletableFuture<List<String>> a =
+        CompletableFuture.supplyAsync(() -> callAndRead(client, 10, "a"));
+    CompletableFuture<List<String>> b =
+        CompletableFuture.supplyAsync(() -> callAndRead(client, 11, "b"));
 
-    assertThat(a.get()).containsExactly("<priming>", "progress a 1", "progress a 2", "progress a 3", "result 10 done 10");
-    assertThat(b.get()).containsExactly("<priming>", "progress b 1", "progress b 2", "progress b 3", "result 11 done 11");
+    assertThat(a.get())
+        .containsExactly(
+            "<priming>", "progress a 1", "progress a 2", "progress a 3", "result 10 done 10");
+    assertThat(b.get())
+        .containsExactly(
+            "<priming>", "progress b 1", "progress b 2", "progress b 3", "result 11 done 11");
   }
 
   private static List<String> callAndRead(Client client, int id, String token) {
@@ -93,7 +99,8 @@ class StreamableHttpTest {
   }
 
   @Test
-  void aDroppedGetStreamResumedWithLastEventIdLosesNothingAndReplaysNothingFromOtherStreams() throws Exception {
+  void aDroppedGetStreamResumedWithLastEventIdLosesNothingAndReplaysNothingFromOtherStreams()
+      throws Exception {
     Client client = fixture.client();
     client.initialize();
     String lastSeen;
@@ -108,7 +115,8 @@ class StreamableHttpTest {
     fixture.addTool("two"); // sent while dropped
     HttpResponse<Stream<String>> call = client.call(7, "chatty", "c"); // another stream's events
     try (SseReader post = new SseReader(call.body())) {
-      assertThat(post.rest()).extracting(e -> e.priming() ? "<priming>" : describe(e.json()))
+      assertThat(post.rest())
+          .extracting(e -> e.priming() ? "<priming>" : describe(e.json()))
           .containsExactly("<priming>", "log working", "progress c 1", "result 7 chatted");
     }
 
@@ -133,8 +141,11 @@ class StreamableHttpTest {
     assertThat(RawHttpClient.body(r)).contains("\"ok\"");
     var session = fixture.mcp.sessions().getFirst();
 
-    EngineAccess.of(session).notify("notifications/message", McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
-        dev.herald.wire.RequestId.of(3));
+    EngineAccess.of(session)
+        .notify(
+            "notifications/message",
+            McpJson.toObject(java.util.Map.of("level", "info", "data", "late")),
+            dev.herald.wire.RequestId.of(3));
 
     try (SseReader get = client.get(null)) {
       assertThat(describe(get.event().json())).isEqualTo("log late");
@@ -157,7 +168,9 @@ class StreamableHttpTest {
 
     try (SseReader resumed = client.get(before.getFirst().id())) {
       fixture.release.countDown();
-      assertThat(resumed.rest()).extracting(e -> describe(e.json())).containsExactly("result 9 reconnected");
+      assertThat(resumed.rest())
+          .extracting(e -> describe(e.json()))
+          .containsExactly("result 9 reconnected");
     }
   }
 
@@ -166,12 +179,24 @@ class StreamableHttpTest {
     Client client = fixture.client();
     client.initialize();
     int port = fixture.http.port();
-    String body = Client.q("{'jsonrpc':'2.0','id':4,'method':'tools/call','params':{'name':'hold','arguments':{}}}");
+    String body =
+        Client.q(
+            "{'jsonrpc':'2.0','id':4,'method':'tools/call','params':{'name':'hold','arguments':{}}}");
     try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
-      socket.getOutputStream().write(("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
-          + "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"
-          + "Mcp-Session-Id: " + client.session + "\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket
+          .getOutputStream()
+          .write(
+              ("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                      + port
+                      + "\r\n"
+                      + "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n"
+                      + "Mcp-Session-Id: "
+                      + client.session
+                      + "\r\nContent-Length: "
+                      + body.length()
+                      + "\r\n\r\n"
+                      + body)
+                  .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
       awaitInFlight(1);
     } // the connection drops while the call runs
@@ -180,7 +205,8 @@ class StreamableHttpTest {
     assertThat(fixture.holdFinished.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     assertThat(fixture.holdCancelled).isFalse();
     // The answer had nowhere to go; the session carries on.
-    assertThat(describe(RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
+    assertThat(describe(RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null)))))
+        .isEqualTo("result 5 ok");
   }
 
   @Test
@@ -191,7 +217,8 @@ class StreamableHttpTest {
       first.event();
       HttpResponse<Stream<String>> second = client.getResponse(null);
       assertThat(second.statusCode()).isEqualTo(409);
-      assertThat(RawHttpClient.json(RawHttpClient.body(second)).get("error").get("code").asInt()).isEqualTo(-32600);
+      assertThat(RawHttpClient.json(RawHttpClient.body(second)).get("error").get("code").asInt())
+          .isEqualTo(-32600);
     }
   }
 
@@ -200,15 +227,20 @@ class StreamableHttpTest {
   }
 
   private void awaitStored(String session, int atLeast) {
-    eventually(() -> {
-      int[] n = {0};
-      HttpSession s = EndpointProbe.session(fixture.http.endpoint, session);
-      fixture.http.eventStore.replay(session, EndpointProbe.standingStreamId(s), 0, (q, m) -> n[0]++);
-      return n[0] >= atLeast;
-    }, atLeast + " events are stored");
+    eventually(
+        () -> {
+          int[] n = {0};
+          HttpSession s = EndpointProbe.session(fixture.http.endpoint, session);
+          fixture.http.eventStore.replay(
+              session, EndpointProbe.standingStreamId(s), 0, (q, m) -> n[0]++);
+          return n[0] >= atLeast;
+        },
+        atLeast + " events are stored");
   }
 
   private void awaitInFlight(int n) {
-    eventually(() -> EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n, n + " calls are in flight");
+    eventually(
+        () -> EngineAccess.of(fixture.mcp.sessions().getFirst()).inFlightCount() >= n,
+        n + " calls are in flight");
   }
 }

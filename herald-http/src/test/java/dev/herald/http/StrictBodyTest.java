@@ -1,10 +1,9 @@
 package dev.herald.http;
 
-import dev.herald.testing.RawHttpClient;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
+import dev.herald.testing.RawHttpClient;
 import java.io.ByteArrayOutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -37,8 +36,12 @@ class StrictBodyTest {
     fixture.close();
   }
 
-  private static HttpResponse<String> postBytes(Client c, byte[] body, String contentType) throws Exception {
-    return c.sendForString(c.request().setHeader("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+  private static HttpResponse<String> postBytes(Client c, byte[] body, String contentType)
+      throws Exception {
+    return c.sendForString(
+        c.request()
+            .setHeader("Content-Type", contentType)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
   }
 
   private static JsonNode error(HttpResponse<String> r) {
@@ -50,8 +53,9 @@ class StrictBodyTest {
   @Test
   void anOverlongSequenceInAToolArgumentIsAParseError() throws Exception {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
-    body.writeBytes("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"quiet\",\"arguments\":{\"path\":\"a/"
-        .getBytes(StandardCharsets.UTF_8));
+    body.writeBytes(
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"quiet\",\"arguments\":{\"path\":\"a/"
+            .getBytes(StandardCharsets.UTF_8));
     body.writeBytes(HexFormat.of().parseHex("c0aec0ae2f")); // "../" in overlong forms
     body.writeBytes("etc\"}}}".getBytes(StandardCharsets.UTF_8));
     HttpResponse<String> r = postBytes(client, body.toByteArray(), "application/json");
@@ -61,8 +65,9 @@ class StrictBodyTest {
 
   @Test
   void anEncodedSurrogateIsAParseError() throws Exception {
-    byte[] body = ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"x\":\"" + "X\"}}")
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        ("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\",\"params\":{\"x\":\"" + "X\"}}")
+            .getBytes(StandardCharsets.UTF_8);
     int x = new String(body, StandardCharsets.UTF_8).indexOf('X');
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(body, 0, x);
@@ -76,7 +81,8 @@ class StrictBodyTest {
   @Test
   void utf16AndUtf32BodiesAreParseErrorsWithOrWithoutAByteOrderMark() throws Exception {
     for (String charset : new String[] {"UTF-16", "UTF-16LE", "UTF-16BE", "UTF-32", "UTF-32LE"}) {
-      HttpResponse<String> r = postBytes(client, PING.getBytes(Charset.forName(charset)), "application/json");
+      HttpResponse<String> r =
+          postBytes(client, PING.getBytes(Charset.forName(charset)), "application/json");
       assertThat(r.statusCode()).as(charset).isEqualTo(400);
       assertThat(error(r).get("code").intValue()).as(charset).isEqualTo(-32700);
     }
@@ -84,11 +90,18 @@ class StrictBodyTest {
 
   @Test
   void aCharsetOtherThanUtf8Is415AndUtf8IsAccepted() throws Exception {
-    HttpResponse<String> r = postBytes(client, PING.getBytes(StandardCharsets.UTF_16), "application/json; charset=utf-16");
+    HttpResponse<String> r =
+        postBytes(
+            client, PING.getBytes(StandardCharsets.UTF_16), "application/json; charset=utf-16");
     assertThat(r.statusCode()).isEqualTo(415);
-    HttpResponse<String> latin = postBytes(client, PING.getBytes(StandardCharsets.ISO_8859_1), "application/json;charset=\"ISO-8859-1\"");
+    HttpResponse<String> latin =
+        postBytes(
+            client,
+            PING.getBytes(StandardCharsets.ISO_8859_1),
+            "application/json;charset=\"ISO-8859-1\"");
     assertThat(latin.statusCode()).isEqualTo(415);
-    HttpResponse<String> ok = postBytes(client, PING.getBytes(StandardCharsets.UTF_8), "application/json; charset=UTF-8");
+    HttpResponse<String> ok =
+        postBytes(client, PING.getBytes(StandardCharsets.UTF_8), "application/json; charset=UTF-8");
     assertThat(ok.statusCode()).isEqualTo(200);
     assertThat(RawHttpClient.json(ok.body()).get("result")).isNotNull();
   }
@@ -96,8 +109,12 @@ class StrictBodyTest {
   @Test
   void aRequestBeforeInitializeIsAnsweredWithItsOwnId() throws Exception {
     Client fresh = fixture.client();
-    HttpResponse<String> r = postBytes(fresh, "{\"jsonrpc\":\"2.0\",\"id\":\"early-7\",\"method\":\"tools/list\"}"
-        .getBytes(StandardCharsets.UTF_8), "application/json");
+    HttpResponse<String> r =
+        postBytes(
+            fresh,
+            "{\"jsonrpc\":\"2.0\",\"id\":\"early-7\",\"method\":\"tools/list\"}"
+                .getBytes(StandardCharsets.UTF_8),
+            "application/json");
     assertThat(r.statusCode()).isEqualTo(400);
     JsonNode answer = RawHttpClient.json(r.body());
     assertThat(answer.get("id").stringValue()).isEqualTo("early-7");

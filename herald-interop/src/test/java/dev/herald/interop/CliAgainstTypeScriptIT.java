@@ -24,13 +24,14 @@ class CliAgainstTypeScriptIT {
   static Run run(List<String> cmd) throws Exception {
     Process p = new ProcessBuilder(cmd).start();
     p.getOutputStream().close();
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (Exception e) {
-        return "";
-      }
-    });
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> {
+          try {
+            return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+          } catch (Exception e) {
+            return "";
+          }
+        });
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return new Run(p.exitValue(), out, err.get(10, TimeUnit.SECONDS));
@@ -38,7 +39,8 @@ class CliAgainstTypeScriptIT {
 
   @Test
   void callShowsTheTypeScriptServersProgressAndResultOverStdio() throws Exception {
-    List<String> cmd = new ArrayList<>(HeraldJar.command("call", "slow", "steps=3", "delayMs=20", "--"));
+    List<String> cmd =
+        new ArrayList<>(HeraldJar.command("call", "slow", "steps=3", "delayMs=20", "--"));
     cmd.addAll(List.of("node", TsPeer.dir().resolve("server.mjs").toString()));
     Run run = run(cmd);
     assertThat(run.exit()).as(run.err()).isZero();
@@ -50,29 +52,42 @@ class CliAgainstTypeScriptIT {
   void watchPrintsTheTypeScriptServersNotificationsOverHttp() throws Exception {
     try (TsPeer.HttpServer ts = TsPeer.httpServer()) {
       String url = ts.uri().toString();
-      Process watch = new ProcessBuilder(HeraldJar.command("watch", url, "--resource", "demo://counter", "--level", "info")).start();
+      Process watch =
+          new ProcessBuilder(
+                  HeraldJar.command(
+                      "watch", url, "--resource", "demo://counter", "--level", "info"))
+              .start();
       BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-      Thread.ofVirtual().start(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
-          r.lines().forEach(lines::add);
-        } catch (Exception ignored) {
-          // process gone
-        }
-      });
-      java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
-      Thread.ofVirtual().start(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
-          r.lines().forEach(l -> {
-            if (l.contains("watching")) {
-              watching.countDown();
+      Thread.ofVirtual()
+          .start(() -> {
+            try (BufferedReader r =
+                new BufferedReader(
+                    new InputStreamReader(watch.getInputStream(), StandardCharsets.UTF_8))) {
+              r.lines().forEach(lines::add);
+            } catch (Exception ignored) {
+              // process gone
             }
           });
-        } catch (Exception ignored) {
-          // process gone
-        }
-      });
+      java.util.concurrent.CountDownLatch watching = new java.util.concurrent.CountDownLatch(1);
+      Thread.ofVirtual()
+          .start(() -> {
+            try (BufferedReader r =
+                new BufferedReader(
+                    new InputStreamReader(watch.getErrorStream(), StandardCharsets.UTF_8))) {
+              r.lines()
+                  .forEach(l -> {
+                    if (l.contains("watching")) {
+                      watching.countDown();
+                    }
+                  });
+            } catch (Exception ignored) {
+              // process gone
+            }
+          });
       try {
-        assertThat(watching.await(30, TimeUnit.SECONDS)).as("watch connected and subscribed").isTrue();
+        assertThat(watching.await(30, TimeUnit.SECONDS))
+            .as("watch connected and subscribed")
+            .isTrue();
         // The TS server notifies every subscribed session of a counter update, whoever caused it.
         assertThat(run(HeraldJar.command("call", url, "update_resource")).exit()).isZero();
         boolean updated = false;

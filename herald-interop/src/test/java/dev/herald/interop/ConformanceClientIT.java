@@ -17,12 +17,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConformanceClientIT {
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"})
+  @ValueSource(
+      strings = {"initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"})
   void scenarioPassesWithNoWarnings(String scenario) throws Exception {
     String command = String.join(" ", HeraldJar.command("conformance-client"));
-    ConformanceSuite.Totals t = ConformanceSuite.run("client-" + scenario,
-        List.of("client", "--command", command, "--scenario", scenario),
-        Map.of());
+    ConformanceSuite.Totals t =
+        ConformanceSuite.run(
+            "client-" + scenario,
+            List.of("client", "--command", command, "--scenario", scenario),
+            Map.of());
     assertThat(t.failed()).as(t.output()).isZero();
     assertThat(t.warnings()).as(t.output()).isZero();
     assertThat(t.passed()).as(t.output()).isPositive();

@@ -19,9 +19,13 @@ class ConformanceServerIT {
 
   @Test
   void everyServerScenarioPassesWithNoWarnings() throws Exception {
-    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
-      ConformanceSuite.Totals t = ConformanceSuite.run("server-all",
-          List.of("server", "--url", http.uri().toString(), "--suite", "all"), Map.of());
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      ConformanceSuite.Totals t =
+          ConformanceSuite.run(
+              "server-all",
+              List.of("server", "--url", http.uri().toString(), "--suite", "all"),
+              Map.of());
       assertThat(t.failed()).as(t.output()).isZero();
       assertThat(t.warnings()).as(t.output()).isZero();
       assertThat(t.passed()).as("checks passed").isGreaterThanOrEqualTo(46);
@@ -31,10 +35,16 @@ class ConformanceServerIT {
 
   @Test
   void ssePollingScenarioSeesPrimingRetryMidCallCloseAndResume() throws Exception {
-    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
-      ConformanceSuite.Totals t = ConformanceSuite.run("server-sse-polling",
-          List.of("server", "--url", http.uri().toString(), "--scenario", "server-sse-polling"), Map.of());
-      assertThat(t.passed()).as(t.output()).isEqualTo(3); // priming event, retry field, disconnect-resume
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      ConformanceSuite.Totals t =
+          ConformanceSuite.run(
+              "server-sse-polling",
+              List.of("server", "--url", http.uri().toString(), "--scenario", "server-sse-polling"),
+              Map.of());
+      assertThat(t.passed())
+          .as(t.output())
+          .isEqualTo(3); // priming event, retry field, disconnect-resume
       assertThat(t.failed() + t.warnings()).as(t.output()).isZero();
     }
   }

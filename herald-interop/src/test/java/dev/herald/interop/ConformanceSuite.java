@@ -23,14 +23,23 @@ final class ConformanceSuite {
   /** What one run reported. */
   record Totals(String name, int passed, int failed, int warnings, int exitCode, String output) {
     String line() {
-      return String.format("%s: %d passed, %d failed, %d warnings (exit %d)", name, passed, failed, warnings, exitCode);
+      return String.format(
+          "%s: %d passed, %d failed, %d warnings (exit %d)",
+          name, passed, failed, warnings, exitCode);
     }
   }
 
   static Path dir() {
-    Path dir = Path.of(System.getProperty("herald.interop.conformance", "../interop/conformance")).toAbsolutePath().normalize();
-    if (!Files.isExecutable(dir.resolve("node_modules/.bin/conformance")) || !Files.isExecutable(dir.resolve("node_modules/.bin/node"))) {
-      throw new IllegalStateException("conformance suite not installed in " + dir + ": run `npm ci --prefix interop/conformance` (scripts/test does)");
+    Path dir =
+        Path.of(System.getProperty("herald.interop.conformance", "../interop/conformance"))
+            .toAbsolutePath()
+            .normalize();
+    if (!Files.isExecutable(dir.resolve("node_modules/.bin/conformance"))
+        || !Files.isExecutable(dir.resolve("node_modules/.bin/node"))) {
+      throw new IllegalStateException(
+          "conformance suite not installed in "
+              + dir
+              + ": run `npm ci --prefix interop/conformance` (scripts/test does)");
     }
     return dir;
   }
@@ -57,7 +66,8 @@ final class ConformanceSuite {
     if (counts[0] + counts[1] + counts[2] == 0) {
       return printed;
     }
-    Totals totals = new Totals(name, counts[0], counts[1], counts[2], printed.exitCode(), printed.output());
+    Totals totals =
+        new Totals(name, counts[0], counts[1], counts[2], printed.exitCode(), printed.output());
     record(totals);
     return totals;
   }
@@ -75,7 +85,7 @@ final class ConformanceSuite {
             case "SUCCESS" -> counts[0]++;
             case "FAILURE" -> counts[1]++;
             case "WARNING" -> counts[2]++;
-            default -> { }
+            default -> {}
           }
         }
       }
@@ -95,19 +105,26 @@ final class ConformanceSuite {
   }
 
   private static void record(Totals totals) throws IOException {
-    Files.writeString(results().resolve("summary.txt"), totals.line() + System.lineSeparator(),
-        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    Files.writeString(
+        results().resolve("summary.txt"),
+        totals.line() + System.lineSeparator(),
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
     System.out.println("[conformance] " + totals.line());
   }
 
-  private static Totals runCli(String name, List<String> args, Map<String, String> env) throws Exception {
+  private static Totals runCli(String name, List<String> args, Map<String, String> env)
+      throws Exception {
     Path dir = dir();
     List<String> cmd = new ArrayList<>();
     cmd.add(dir.resolve("node_modules/.bin/node").toString());
     cmd.add(dir.resolve("node_modules/.bin/conformance").toString());
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().put("PATH", dir.resolve("node_modules/.bin") + java.io.File.pathSeparator + System.getenv("PATH"));
+    pb.environment()
+        .put(
+            "PATH",
+            dir.resolve("node_modules/.bin") + java.io.File.pathSeparator + System.getenv("PATH"));
     pb.environment().putAll(env);
     Process p = pb.start();
     byte[] out = p.getInputStream().readAllBytes();
@@ -120,14 +137,21 @@ final class ConformanceSuite {
     return parse(name, text, p.exitValue());
   }
 
-  private static final Pattern CLIENT = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed, (\\d+) warnings");
+  private static final Pattern CLIENT =
+      Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed, (\\d+) warnings");
   private static final Pattern SERVER = Pattern.compile("Total: (\\d+) passed, (\\d+) failed");
   private static final Pattern WARNING = Pattern.compile("\\]\\s+WARNING\\s");
 
   static Totals parse(String name, String text, int exit) {
     Matcher c = CLIENT.matcher(text);
     if (c.find()) {
-      return new Totals(name, Integer.parseInt(c.group(1)), Integer.parseInt(c.group(3)), Integer.parseInt(c.group(4)), exit, text);
+      return new Totals(
+          name,
+          Integer.parseInt(c.group(1)),
+          Integer.parseInt(c.group(3)),
+          Integer.parseInt(c.group(4)),
+          exit,
+          text);
     }
     Matcher s = SERVER.matcher(text);
     int passed = -1;

@@ -58,14 +58,19 @@ class JavaSdkClientIT {
 
   private static Peer connect(Spec spec) {
     List<String> cmd = HeraldJar.command("serve", "--stdio");
-    StdioClientTransport stdio = new StdioClientTransport(
-        ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build(), McpJsonDefaults.getMapper());
+    StdioClientTransport stdio =
+        new StdioClientTransport(
+            ServerParameters.builder(cmd.get(0)).args(cmd.subList(1, cmd.size())).build(),
+            McpJsonDefaults.getMapper());
     stdio.setStdErrorHandler(line -> System.err.println("[herald-server] " + line));
     SdkWiretap wire = new SdkWiretap(stdio);
-    McpClient.SyncSpec builder = McpClient.sync(wire)
-        .clientInfo(new io.modelcontextprotocol.spec.McpSchema.Implementation("java-sdk-client", "2.1.0"))
-        .requestTimeout(Duration.ofSeconds(10))
-        .initializationTimeout(Duration.ofSeconds(15));
+    McpClient.SyncSpec builder =
+        McpClient.sync(wire)
+            .clientInfo(
+                new io.modelcontextprotocol.spec.McpSchema.Implementation(
+                    "java-sdk-client", "2.1.0"))
+            .requestTimeout(Duration.ofSeconds(10))
+            .initializationTimeout(Duration.ofSeconds(15));
     spec.accept(builder);
     McpSyncClient client = builder.build();
     try {
@@ -89,7 +94,11 @@ class JavaSdkClientIT {
         if (attempt == 2) {
           throw e;
         }
-        System.err.println("[java-sdk-client] initialize took longer than " + requestTimeout + "; starting again: " + e);
+        System.err.println(
+            "[java-sdk-client] initialize took longer than "
+                + requestTimeout
+                + "; starting again: "
+                + e);
       }
     }
   }
@@ -119,15 +128,18 @@ class JavaSdkClientIT {
   }
 
   private static boolean isProgressFor(JSONRPCMessage m, String token) {
-    return m instanceof JSONRPCNotification n && n.method().equals("notifications/progress")
+    return m instanceof JSONRPCNotification n
+        && n.method().equals("notifications/progress")
         && token.equals(params(n.params()).get("progressToken"));
   }
 
   /** The id the SDK gave the (only) outbound request whose params carry this progress token. */
   private static Object requestIdWithToken(SdkWiretap wire, String token) {
     return wire.outbound.stream()
-        .filter(m -> m instanceof JSONRPCRequest r && params(r.params()).get("_meta") instanceof Map<?, ?> meta
-            && token.equals(meta.get("progressToken")))
+        .filter(m ->
+            m instanceof JSONRPCRequest r
+                && params(r.params()).get("_meta") instanceof Map<?, ?> meta
+                && token.equals(meta.get("progressToken")))
         .map(m -> ((JSONRPCRequest) m).id())
         .reduce((a, b) -> {
           throw new AssertionError("two requests with token " + token);
@@ -138,7 +150,9 @@ class JavaSdkClientIT {
   private static List<ProgressNotification> progressOnTheWire(SdkWiretap wire, String token) {
     return wire.inbound.stream()
         .filter(m -> isProgressFor(m, token))
-        .map(m -> McpJsonDefaults.getMapper().convertValue(((JSONRPCNotification) m).params(), ProgressNotification.class))
+        .map(m ->
+            McpJsonDefaults.getMapper()
+                .convertValue(((JSONRPCNotification) m).params(), ProgressNotification.class))
         .toList();
   }
 
@@ -159,26 +173,52 @@ class JavaSdkClientIT {
       assertThat(client.getServerCapabilities().resources().subscribe()).isTrue();
       assertThat(client.getServerCapabilities().tools().listChanged()).isTrue();
       List<Tool> tools = client.listTools().tools();
-      assertThat(tools).extracting(Tool::name)
-          .contains("echo", "slow", "emit_logs", "touch", "update_resource", "test_sampling", "test_elicitation")
+      assertThat(tools)
+          .extracting(Tool::name)
+          .contains(
+              "echo",
+              "slow",
+              "emit_logs",
+              "touch",
+              "update_resource",
+              "test_sampling",
+              "test_elicitation")
           .doesNotHaveDuplicates();
-      assertThat(tools.stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow().inputSchema())
+      assertThat(
+              tools.stream()
+                  .filter(t -> t.name().equals("echo"))
+                  .findFirst()
+                  .orElseThrow()
+                  .inputSchema())
           .containsEntry("type", "object");
-      assertThat(text(call(client, "echo", Map.of("text", "hello from the java sdk")))).isEqualTo("hello from the java sdk");
+      assertThat(text(call(client, "echo", Map.of("text", "hello from the java sdk"))))
+          .isEqualTo("hello from the java sdk");
       client.ping();
     }
   }
 
   @Test
-  void progressForEachTokenRisesStrictlyEndsAtTheTotalBeforeTheResponseAndNeverCrossesCalls() throws Exception {
+  void progressForEachTokenRisesStrictlyEndsAtTheTotalBeforeTheResponseAndNeverCrossesCalls()
+      throws Exception {
     List<ProgressNotification> seen = new CopyOnWriteArrayList<>();
     try (Peer peer = connect(b -> b.progressConsumer(seen::add))) {
       McpSyncClient client = peer.client();
-      // Two calls at once, each with its own token: the SDK's consumer is global, so routing is checked by token.
-      CompletableFuture<CallToolResult> a = CompletableFuture.supplyAsync(() -> client.callTool(CallToolRequest.builder("slow")
-          .arguments(Map.of("steps", 5, "delayMs", 40)).progressToken("sdk-a").build()));
-      CompletableFuture<CallToolResult> b = CompletableFuture.supplyAsync(() -> client.callTool(CallToolRequest.builder("slow")
-          .arguments(Map.of("steps", 8, "delayMs", 25)).progressToken("sdk-b").build()));
+      // Two calls at once, each with its own token: the SDK's consumer is global, so routing is
+      // checked by token.
+      CompletableFuture<CallToolResult> a =
+          CompletableFuture.supplyAsync(() ->
+              client.callTool(
+                  CallToolRequest.builder("slow")
+                      .arguments(Map.of("steps", 5, "delayMs", 40))
+                      .progressToken("sdk-a")
+                      .build()));
+      CompletableFuture<CallToolResult> b =
+          CompletableFuture.supplyAsync(() ->
+              client.callTool(
+                  CallToolRequest.builder("slow")
+                      .arguments(Map.of("steps", 8, "delayMs", 25))
+                      .progressToken("sdk-b")
+                      .build()));
       assertThat(text(a.get(15, TimeUnit.SECONDS))).isEqualTo("completed 5 steps");
       assertThat(text(b.get(15, TimeUnit.SECONDS))).isEqualTo("completed 8 steps");
 
@@ -189,7 +229,10 @@ class JavaSdkClientIT {
         // written before the response to its own request.
         List<ProgressNotification> wire = progressOnTheWire(peer.wire(), token);
         assertThat(wire).as("progress for %s", token).isNotEmpty();
-        assertThat(wire).extracting(ProgressNotification::progress).isSorted().doesNotHaveDuplicates();
+        assertThat(wire)
+            .extracting(ProgressNotification::progress)
+            .isSorted()
+            .doesNotHaveDuplicates();
         assertThat(wire).allSatisfy(p -> assertThat(p.total()).isEqualTo(total));
         assertThat(wire.get(wire.size() - 1).progress()).isEqualTo(total);
         Object id = requestIdWithToken(peer.wire(), token);
@@ -200,14 +243,26 @@ class JavaSdkClientIT {
             lastProgress = i;
           }
         }
-        assertThat(lastProgress).as("the last progress of %s precedes its response", token).isLessThan(indexOfResponse(inbound, id));
-        // And the SDK's consumer got exactly those. Not necessarily in order: SDK limitation (2.1.0),
+        assertThat(lastProgress)
+            .as("the last progress of %s precedes its response", token)
+            .isLessThan(indexOfResponse(inbound, id));
+        // And the SDK's consumer got exactly those. Not necessarily in order: SDK limitation
+        // (2.1.0),
         // the sync client runs each notification's consumer as its own task on boundedElastic.
-        eventually(() -> seen.stream().filter(p -> token.equals(p.progressToken())).count() == wire.size(), "the consumer");
-        assertThat(seen.stream().filter(p -> token.equals(p.progressToken())).map(ProgressNotification::progress).toList())
-            .containsExactlyInAnyOrderElementsOf(wire.stream().map(ProgressNotification::progress).toList());
+        eventually(
+            () -> seen.stream().filter(p -> token.equals(p.progressToken())).count() == wire.size(),
+            "the consumer");
+        assertThat(
+                seen.stream()
+                    .filter(p -> token.equals(p.progressToken()))
+                    .map(ProgressNotification::progress)
+                    .toList())
+            .containsExactlyInAnyOrderElementsOf(
+                wire.stream().map(ProgressNotification::progress).toList());
       }
-      assertThat(seen).extracting(ProgressNotification::progressToken).containsOnly("sdk-a", "sdk-b");
+      assertThat(seen)
+          .extracting(ProgressNotification::progressToken)
+          .containsOnly("sdk-a", "sdk-b");
     }
   }
 
@@ -221,20 +276,26 @@ class JavaSdkClientIT {
       call(client, "emit_logs", Map.of("count", 3, "level", "info", "logger", "sdk-test"));
       call(client, "emit_logs", Map.of("count", 1, "level", "debug"));
       eventually(() -> logs.size() >= 3, "three info logs");
-      client.ping(); // the marker: on the one pipe, whatever Herald wrote before its answer is on the wire
+      client
+          .ping(); // the marker: on the one pipe, whatever Herald wrote before its answer is on the
+      // wire
       // Herald writes them in order (checked on the wire); the SDK's sync client hands each
       // notification to its consumer as a separate boundedElastic task, so the consumer may see
       // them reordered (SDK 2.1.0 limitation): compare as a multiset there.
       assertThat(peer.wire().inbound)
-          .filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/message"))
+          .filteredOn(
+              m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/message"))
           .extracting(m -> params(((JSONRPCNotification) m).params()).get("data"))
           .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
-      assertThat(logs).extracting(LoggingMessageNotification::data)
-          .containsExactlyInAnyOrder("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
-      assertThat(logs).allSatisfy(l -> {
-        assertThat(l.level()).isEqualTo(LoggingLevel.INFO);
-        assertThat(l.logger()).isEqualTo("sdk-test");
-      });
+      assertThat(logs)
+          .extracting(LoggingMessageNotification::data)
+          .containsExactlyInAnyOrder(
+              "log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
+      assertThat(logs)
+          .allSatisfy(l -> {
+            assertThat(l.level()).isEqualTo(LoggingLevel.INFO);
+            assertThat(l.logger()).isEqualTo("sdk-test");
+          });
     }
   }
 
@@ -247,8 +308,12 @@ class JavaSdkClientIT {
       assertThat(text(call(client, "touch", Map.of()))).isEqualTo("touched tools");
       eventually(() -> changes.size() == 1, "the tools-change consumer");
       awaitMarker(peer);
-      assertThat(peer.wire().inbound).filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/tools/list_changed"))
-          .as("one touch, one coalesced notification").hasSize(1);
+      assertThat(peer.wire().inbound)
+          .filteredOn(m ->
+              m instanceof JSONRPCNotification n
+                  && n.method().equals("notifications/tools/list_changed"))
+          .as("one touch, one coalesced notification")
+          .hasSize(1);
       assertThat(changes).as("one touch, one coalesced notification, one refetch").hasSize(1);
       assertThat(changes.get(0)).hasSize(before + 1).extracting(Tool::name).contains("dummy_1");
       assertThat(text(call(client, "dummy_1", Map.of()))).isEqualTo("dummy");
@@ -261,22 +326,32 @@ class JavaSdkClientIT {
     try (Peer peer = connect(b -> b.resourcesUpdateConsumer(updates::add))) {
       McpSyncClient client = peer.client();
       client.subscribeResource(new SubscribeRequest("demo://counter"));
-      assertThat(text(call(client, "update_resource", Map.of()))).contains("1 subscribed session(s) notified");
+      assertThat(text(call(client, "update_resource", Map.of())))
+          .contains("1 subscribed session(s) notified");
       eventually(() -> updates.size() == 1, "the resources-update consumer");
       // The SDK reads the resource itself on resources/updated and hands over the contents.
-      assertThat(updates.get(0)).singleElement().satisfies(c -> {
-        assertThat(c.uri()).isEqualTo("demo://counter");
-        assertThat(((TextResourceContents) c).text()).isEqualTo("1");
-      });
-      assertThat(peer.wire().inbound)
-          .filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/resources/updated"))
+      assertThat(updates.get(0))
           .singleElement()
-          .satisfies(m -> assertThat(params(((JSONRPCNotification) m).params())).containsEntry("uri", "demo://counter"));
+          .satisfies(c -> {
+            assertThat(c.uri()).isEqualTo("demo://counter");
+            assertThat(((TextResourceContents) c).text()).isEqualTo("1");
+          });
+      assertThat(peer.wire().inbound)
+          .filteredOn(m ->
+              m instanceof JSONRPCNotification n
+                  && n.method().equals("notifications/resources/updated"))
+          .singleElement()
+          .satisfies(m ->
+              assertThat(params(((JSONRPCNotification) m).params()))
+                  .containsEntry("uri", "demo://counter"));
       // Another uri's change is not sent to this session.
       call(client, "update_resource", Map.of("uri", "demo://elsewhere"));
       awaitMarker(peer);
       assertThat(peer.wire().inbound)
-          .filteredOn(m -> m instanceof JSONRPCNotification n && n.method().equals("notifications/resources/updated")).hasSize(1);
+          .filteredOn(m ->
+              m instanceof JSONRPCNotification n
+                  && n.method().equals("notifications/resources/updated"))
+          .hasSize(1);
       assertThat(updates).hasSize(1);
     }
   }
@@ -284,30 +359,41 @@ class JavaSdkClientIT {
   @Test
   void heraldsSamplingAndElicitationRequestsAreAnsweredByTheSdkClientsHandlers() {
     List<String> asked = new CopyOnWriteArrayList<>();
-    try (Peer peer = connect(b -> b
-        .capabilities(ClientCapabilities.builder().sampling().elicitation().build())
-        .sampling(req -> {
-          String prompt = ((TextContent) req.messages().get(0).content()).text();
-          asked.add(prompt);
-          return CreateMessageResult.builder().role(Role.ASSISTANT).content(new TextContent("sdk model answers: " + prompt))
-              .model("sdk-model").stopReason(CreateMessageResult.StopReason.END_TURN).build();
-        })
-        .elicitation(req -> {
-          asked.add(req.message());
-          assertThat(req.requestedSchema()).containsKey("properties");
-          return new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("username", "sdk-user", "email", "sdk@example.org"));
-        }))) {
+    try (Peer peer =
+        connect(b ->
+            b.capabilities(ClientCapabilities.builder().sampling().elicitation().build())
+                .sampling(req -> {
+                  String prompt = ((TextContent) req.messages().get(0).content()).text();
+                  asked.add(prompt);
+                  return CreateMessageResult.builder()
+                      .role(Role.ASSISTANT)
+                      .content(new TextContent("sdk model answers: " + prompt))
+                      .model("sdk-model")
+                      .stopReason(CreateMessageResult.StopReason.END_TURN)
+                      .build();
+                })
+                .elicitation(req -> {
+                  asked.add(req.message());
+                  assertThat(req.requestedSchema()).containsKey("properties");
+                  return new ElicitResult(
+                      ElicitResult.Action.ACCEPT,
+                      Map.of("username", "sdk-user", "email", "sdk@example.org"));
+                }))) {
       McpSyncClient client = peer.client();
       assertThat(text(call(client, "test_sampling", Map.of("prompt", "what is 2+2?"))))
           .isEqualTo("LLM response: sdk model answers: what is 2+2?");
       String elicited = text(call(client, "test_elicitation", Map.of("message", "who are you?")));
-      assertThat(elicited).contains("action=accept").contains("sdk-user").contains("sdk@example.org");
+      assertThat(elicited)
+          .contains("action=accept")
+          .contains("sdk-user")
+          .contains("sdk@example.org");
       assertThat(asked).containsExactly("what is 2+2?", "who are you?");
     }
   }
 
   @Test
-  void anSdkRequestTimeoutLeavesHeraldsSessionUsableAndAHandSentCancelStopsTheWork() throws Exception {
+  void anSdkRequestTimeoutLeavesHeraldsSessionUsableAndAHandSentCancelStopsTheWork()
+      throws Exception {
     // SDK limitation (2.1.0, java-sdk #130): the client never sends notifications/cancelled, not on
     // timeout nor otherwise, and has no API to. So: (1) a timed-out call leaves Herald running the
     // tool while the session stays usable; (2) the cancellation is then sent by hand through the
@@ -315,31 +401,50 @@ class JavaSdkClientIT {
     try (Peer peer = connectWithShortTimeout(Duration.ofSeconds(4))) {
       McpSyncClient client = peer.client();
       long start = System.nanoTime();
-      assertThatThrownBy(() -> client.callTool(CallToolRequest.builder("slow")
-          .arguments(Map.of("steps", 80, "delayMs", 100)).progressToken("sdk-cancel").build()))
+      assertThatThrownBy(() ->
+              client.callTool(
+                  CallToolRequest.builder("slow")
+                      .arguments(Map.of("steps", 80, "delayMs", 100))
+                      .progressToken("sdk-cancel")
+                      .build()))
           .isInstanceOf(RuntimeException.class);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(7));
       client.ping();
       assertThat(text(call(client, "echo", Map.of("text", "still here")))).isEqualTo("still here");
       Object id = requestIdWithToken(peer.wire(), "sdk-cancel");
       int atTimeout = progressOnTheWire(peer.wire(), "sdk-cancel").size();
-      eventually(() -> progressOnTheWire(peer.wire(), "sdk-cancel").size() > atTimeout + 1,
+      eventually(
+          () -> progressOnTheWire(peer.wire(), "sdk-cancel").size() > atTimeout + 1,
           "Herald still working on the abandoned call");
 
-      peer.wire().sendMessage(new JSONRPCNotification("notifications/cancelled",
-          Map.of("requestId", id, "reason", "the java sdk gave up"))).block(Duration.ofSeconds(5));
+      peer.wire()
+          .sendMessage(
+              new JSONRPCNotification(
+                  "notifications/cancelled",
+                  Map.of("requestId", id, "reason", "the java sdk gave up")))
+          .block(Duration.ofSeconds(5));
       int atCancel = progressOnTheWire(peer.wire(), "sdk-cancel").size();
       // Markers on Herald's own clock instead of pauses: two calls of five steps as long as the
       // cancelled call's. During the first, at most what was already on its way may still arrive;
-      // during the second, nothing: had the work gone on, five more steps would have come each time.
-      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100)))).isEqualTo("completed 5 steps");
+      // during the second, nothing: had the work gone on, five more steps would have come each
+      // time.
+      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100))))
+          .isEqualTo("completed 5 steps");
       int afterCancel = progressOnTheWire(peer.wire(), "sdk-cancel").size();
-      assertThat(afterCancel).as("at most the step in flight and a held-back value after the cancel").isLessThanOrEqualTo(atCancel + 2);
-      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100)))).isEqualTo("completed 5 steps");
-      assertThat(progressOnTheWire(peer.wire(), "sdk-cancel")).as("no progress once cancelled").hasSize(afterCancel);
+      assertThat(afterCancel)
+          .as("at most the step in flight and a held-back value after the cancel")
+          .isLessThanOrEqualTo(atCancel + 2);
+      assertThat(text(call(client, "slow", Map.of("steps", 5, "delayMs", 100))))
+          .isEqualTo("completed 5 steps");
+      assertThat(progressOnTheWire(peer.wire(), "sdk-cancel"))
+          .as("no progress once cancelled")
+          .hasSize(afterCancel);
       assertThat(afterCancel).as("stopped well before step 80").isLessThan(70);
-      assertThat(indexOfResponse(List.copyOf(peer.wire().inbound), id)).as("no response to a cancelled request").isEqualTo(-1);
-      assertThat(text(call(client, "echo", Map.of("text", "after cancel")))).isEqualTo("after cancel");
+      assertThat(indexOfResponse(List.copyOf(peer.wire().inbound), id))
+          .as("no response to a cancelled request")
+          .isEqualTo(-1);
+      assertThat(text(call(client, "echo", Map.of("text", "after cancel"))))
+          .isEqualTo("after cancel");
     }
   }
 }

@@ -56,7 +56,13 @@ class JavaSdkHttpClientIT {
 
   @BeforeEach
   void startHerald() {
-    http = McpHttpServer.builder().server(DemoFixture.server()).host("127.0.0.1").port(0).build().start();
+    http =
+        McpHttpServer.builder()
+            .server(DemoFixture.server())
+            .host("127.0.0.1")
+            .port(0)
+            .build()
+            .start();
   }
 
   @AfterEach
@@ -78,16 +84,17 @@ class JavaSdkHttpClientIT {
 
   private Peer connect(Spec spec) {
     var uri = http.uri();
-    HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
-        .builder("http://" + uri.getHost() + ":" + uri.getPort())
-        .endpoint(uri.getPath())
-        .connectTimeout(Duration.ofSeconds(5))
-        .build();
+    HttpClientStreamableHttpTransport transport =
+        HttpClientStreamableHttpTransport.builder("http://" + uri.getHost() + ":" + uri.getPort())
+            .endpoint(uri.getPath())
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     SdkWiretap wire = new SdkWiretap(transport);
-    McpClient.SyncSpec builder = McpClient.sync(wire)
-        .clientInfo(new Implementation("java-sdk-http-client", "2.1.0"))
-        .requestTimeout(Duration.ofSeconds(10))
-        .initializationTimeout(Duration.ofSeconds(10));
+    McpClient.SyncSpec builder =
+        McpClient.sync(wire)
+            .clientInfo(new Implementation("java-sdk-http-client", "2.1.0"))
+            .requestTimeout(Duration.ofSeconds(10))
+            .initializationTimeout(Duration.ofSeconds(10));
     spec.accept(builder);
     McpSyncClient client = builder.build();
     try {
@@ -128,14 +135,17 @@ class JavaSdkHttpClientIT {
   }
 
   private static boolean isProgressFor(JSONRPCMessage m, String token) {
-    return isNotification(m, "notifications/progress") && token.equals(params(((JSONRPCNotification) m).params()).get("progressToken"));
+    return isNotification(m, "notifications/progress")
+        && token.equals(params(((JSONRPCNotification) m).params()).get("progressToken"));
   }
 
   /** The id the SDK gave the (only) outbound request whose params carry this progress token. */
   private static Object requestIdWithToken(SdkWiretap wire, String token) {
     return wire.outbound.stream()
-        .filter(m -> m instanceof JSONRPCRequest r && params(r.params()).get("_meta") instanceof Map<?, ?> meta
-            && token.equals(meta.get("progressToken")))
+        .filter(m ->
+            m instanceof JSONRPCRequest r
+                && params(r.params()).get("_meta") instanceof Map<?, ?> meta
+                && token.equals(meta.get("progressToken")))
         .map(m -> ((JSONRPCRequest) m).id())
         .reduce((a, b) -> {
           throw new AssertionError("two requests with token " + token);
@@ -146,7 +156,9 @@ class JavaSdkHttpClientIT {
   private static List<ProgressNotification> progressOnTheWire(SdkWiretap wire, String token) {
     return wire.inbound.stream()
         .filter(m -> isProgressFor(m, token))
-        .map(m -> McpJsonDefaults.getMapper().convertValue(((JSONRPCNotification) m).params(), ProgressNotification.class))
+        .map(m ->
+            McpJsonDefaults.getMapper()
+                .convertValue(((JSONRPCNotification) m).params(), ProgressNotification.class))
         .toList();
   }
 
@@ -168,19 +180,34 @@ class JavaSdkHttpClientIT {
       assertThat(client.getServerCapabilities().tools().listChanged()).isTrue();
       assertThat(http.sessionCount()).as("one Mcp-Session-Id issued").isEqualTo(1);
       List<Tool> tools = client.listTools().tools();
-      assertThat(tools).extracting(Tool::name)
-          .contains("echo", "slow", "emit_logs", "touch", "update_resource", "test_sampling", "test_elicitation")
+      assertThat(tools)
+          .extracting(Tool::name)
+          .contains(
+              "echo",
+              "slow",
+              "emit_logs",
+              "touch",
+              "update_resource",
+              "test_sampling",
+              "test_elicitation")
           .doesNotHaveDuplicates();
-      assertThat(tools.stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow().inputSchema())
+      assertThat(
+              tools.stream()
+                  .filter(t -> t.name().equals("echo"))
+                  .findFirst()
+                  .orElseThrow()
+                  .inputSchema())
           .containsEntry("type", "object");
-      assertThat(text(call(client, "echo", Map.of("text", "hello over http")))).isEqualTo("hello over http");
+      assertThat(text(call(client, "echo", Map.of("text", "hello over http"))))
+          .isEqualTo("hello over http");
       client.ping();
       assertThat(http.sessionCount()).as("every request in the one session").isEqualTo(1);
     }
   }
 
   @Test
-  void progressForEachTokenRisesStrictlyEndsAtTheTotalBeforeTheResponseAndNeverCrossesCalls() throws Exception {
+  void progressForEachTokenRisesStrictlyEndsAtTheTotalBeforeTheResponseAndNeverCrossesCalls()
+      throws Exception {
     List<ProgressNotification> seen = new CopyOnWriteArrayList<>();
     try (Peer peer = connect(b -> b.progressConsumer(seen::add));
         ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -188,10 +215,24 @@ class JavaSdkHttpClientIT {
       // Two calls at once, each with its own token and its own POST (and so its own SSE stream).
       // Not on the common pool: on two cores it has one worker, and a sync SDK call blocking that
       // worker never got its response over the SDK's HTTP transport (2.1.0; over stdio it does).
-      CompletableFuture<CallToolResult> a = CompletableFuture.supplyAsync(() -> client.callTool(CallToolRequest.builder("slow")
-          .arguments(Map.of("steps", 5, "delayMs", 40)).progressToken("sdk-a").build()), callers);
-      CompletableFuture<CallToolResult> b = CompletableFuture.supplyAsync(() -> client.callTool(CallToolRequest.builder("slow")
-          .arguments(Map.of("steps", 8, "delayMs", 25)).progressToken("sdk-b").build()), callers);
+      CompletableFuture<CallToolResult> a =
+          CompletableFuture.supplyAsync(
+              () ->
+                  client.callTool(
+                      CallToolRequest.builder("slow")
+                          .arguments(Map.of("steps", 5, "delayMs", 40))
+                          .progressToken("sdk-a")
+                          .build()),
+              callers);
+      CompletableFuture<CallToolResult> b =
+          CompletableFuture.supplyAsync(
+              () ->
+                  client.callTool(
+                      CallToolRequest.builder("slow")
+                          .arguments(Map.of("steps", 8, "delayMs", 25))
+                          .progressToken("sdk-b")
+                          .build()),
+              callers);
       assertThat(text(a.get(15, TimeUnit.SECONDS))).isEqualTo("completed 5 steps");
       assertThat(text(b.get(15, TimeUnit.SECONDS))).isEqualTo("completed 8 steps");
 
@@ -200,7 +241,10 @@ class JavaSdkHttpClientIT {
         double total = expect.getValue();
         List<ProgressNotification> wire = progressOnTheWire(peer.wire(), token);
         assertThat(wire).as("progress for %s", token).isNotEmpty();
-        assertThat(wire).extracting(ProgressNotification::progress).isSorted().doesNotHaveDuplicates();
+        assertThat(wire)
+            .extracting(ProgressNotification::progress)
+            .isSorted()
+            .doesNotHaveDuplicates();
         assertThat(wire).allSatisfy(p -> assertThat(p.total()).isEqualTo(total));
         assertThat(wire.get(wire.size() - 1).progress()).isEqualTo(total);
         Object id = requestIdWithToken(peer.wire(), token);
@@ -211,14 +255,25 @@ class JavaSdkHttpClientIT {
             lastProgress = i;
           }
         }
-        assertThat(lastProgress).as("the last progress of %s precedes its response", token).isLessThan(indexOfResponse(inbound, id));
+        assertThat(lastProgress)
+            .as("the last progress of %s precedes its response", token)
+            .isLessThan(indexOfResponse(inbound, id));
         // SDK limitation (2.1.0): the sync client runs each notification's consumer as its own
         // boundedElastic task, so the consumer may see them reordered: compare as a multiset.
-        eventually(() -> seen.stream().filter(p -> token.equals(p.progressToken())).count() == wire.size(), "the consumer");
-        assertThat(seen.stream().filter(p -> token.equals(p.progressToken())).map(ProgressNotification::progress).toList())
-            .containsExactlyInAnyOrderElementsOf(wire.stream().map(ProgressNotification::progress).toList());
+        eventually(
+            () -> seen.stream().filter(p -> token.equals(p.progressToken())).count() == wire.size(),
+            "the consumer");
+        assertThat(
+                seen.stream()
+                    .filter(p -> token.equals(p.progressToken()))
+                    .map(ProgressNotification::progress)
+                    .toList())
+            .containsExactlyInAnyOrderElementsOf(
+                wire.stream().map(ProgressNotification::progress).toList());
       }
-      assertThat(seen).extracting(ProgressNotification::progressToken).containsOnly("sdk-a", "sdk-b");
+      assertThat(seen)
+          .extracting(ProgressNotification::progressToken)
+          .containsOnly("sdk-a", "sdk-b");
     }
   }
 
@@ -240,11 +295,15 @@ class JavaSdkHttpClientIT {
           .extracting(m -> params(((JSONRPCNotification) m).params()).get("data"))
           .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
       // Logged inside the call, they ride that call's SSE stream: all before its response.
-      Object infoCall = peer.wire().outbound.stream()
-          .filter(m -> m instanceof JSONRPCRequest r && r.method().equals("tools/call")
-              && "info".equals(params(params(r.params()).get("arguments")).get("level")))
-          .map(m -> ((JSONRPCRequest) m).id())
-          .findFirst().orElseThrow();
+      Object infoCall =
+          peer.wire().outbound.stream()
+              .filter(m ->
+                  m instanceof JSONRPCRequest r
+                      && r.method().equals("tools/call")
+                      && "info".equals(params(params(r.params()).get("arguments")).get("level")))
+              .map(m -> ((JSONRPCRequest) m).id())
+              .findFirst()
+              .orElseThrow();
       int response = indexOfResponse(inbound, infoCall);
       assertThat(response).isPositive();
       int lastLog = -1;
@@ -253,13 +312,18 @@ class JavaSdkHttpClientIT {
           lastLog = i;
         }
       }
-      assertThat(lastLog).as("the logs precede the response of the call that logged them").isLessThan(response);
-      assertThat(logs).extracting(LoggingMessageNotification::data)
-          .containsExactlyInAnyOrder("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
-      assertThat(logs).allSatisfy(l -> {
-        assertThat(l.level()).isEqualTo(LoggingLevel.INFO);
-        assertThat(l.logger()).isEqualTo("sdk-test");
-      });
+      assertThat(lastLog)
+          .as("the logs precede the response of the call that logged them")
+          .isLessThan(response);
+      assertThat(logs)
+          .extracting(LoggingMessageNotification::data)
+          .containsExactlyInAnyOrder(
+              "log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
+      assertThat(logs)
+          .allSatisfy(l -> {
+            assertThat(l.level()).isEqualTo(LoggingLevel.INFO);
+            assertThat(l.logger()).isEqualTo("sdk-test");
+          });
     }
   }
 
@@ -272,8 +336,10 @@ class JavaSdkHttpClientIT {
       assertThat(text(call(client, "touch", Map.of()))).isEqualTo("touched tools");
       eventually(() -> changes.size() == 1, "the tools-change consumer");
       awaitMarker(peer);
-      assertThat(peer.wire().inbound).filteredOn(m -> isNotification(m, "notifications/tools/list_changed"))
-          .as("one touch, one notification").hasSize(1);
+      assertThat(peer.wire().inbound)
+          .filteredOn(m -> isNotification(m, "notifications/tools/list_changed"))
+          .as("one touch, one notification")
+          .hasSize(1);
       assertThat(changes).as("one notification, one refetch").hasSize(1);
       assertThat(changes.get(0)).hasSize(before + 1).extracting(Tool::name).contains("dummy_1");
       assertThat(text(call(client, "dummy_1", Map.of()))).isEqualTo("dummy");
@@ -286,49 +352,67 @@ class JavaSdkHttpClientIT {
     try (Peer peer = connect(b -> b.resourcesUpdateConsumer(updates::add))) {
       McpSyncClient client = peer.client();
       client.subscribeResource(new SubscribeRequest("demo://counter"));
-      assertThat(text(call(client, "update_resource", Map.of()))).contains("1 subscribed session(s) notified");
+      assertThat(text(call(client, "update_resource", Map.of())))
+          .contains("1 subscribed session(s) notified");
       eventually(() -> updates.size() == 1, "the resources-update consumer");
       // The SDK reads the resource itself on resources/updated and hands over the contents.
-      assertThat(updates.get(0)).singleElement().satisfies(c -> {
-        assertThat(c.uri()).isEqualTo("demo://counter");
-        assertThat(((TextResourceContents) c).text()).isEqualTo("1");
-      });
+      assertThat(updates.get(0))
+          .singleElement()
+          .satisfies(c -> {
+            assertThat(c.uri()).isEqualTo("demo://counter");
+            assertThat(((TextResourceContents) c).text()).isEqualTo("1");
+          });
       assertThat(peer.wire().inbound)
           .filteredOn(m -> isNotification(m, "notifications/resources/updated"))
           .singleElement()
-          .satisfies(m -> assertThat(params(((JSONRPCNotification) m).params())).containsEntry("uri", "demo://counter"));
+          .satisfies(m ->
+              assertThat(params(((JSONRPCNotification) m).params()))
+                  .containsEntry("uri", "demo://counter"));
       // Another uri's change is not sent to this session.
       call(client, "update_resource", Map.of("uri", "demo://elsewhere"));
       awaitMarker(peer);
       assertThat(updates).hasSize(1);
-      assertThat(peer.wire().inbound).filteredOn(m -> isNotification(m, "notifications/resources/updated")).hasSize(1);
+      assertThat(peer.wire().inbound)
+          .filteredOn(m -> isNotification(m, "notifications/resources/updated"))
+          .hasSize(1);
     }
   }
 
   @Test
   void heraldsSamplingAndElicitationRequestsAreAnsweredByTheSdkClientsHandlers() {
     List<String> asked = new CopyOnWriteArrayList<>();
-    try (Peer peer = connect(b -> b
-        .capabilities(ClientCapabilities.builder().sampling().elicitation().build())
-        .sampling(req -> {
-          String prompt = ((TextContent) req.messages().get(0).content()).text();
-          asked.add(prompt);
-          return CreateMessageResult.builder().role(Role.ASSISTANT).content(new TextContent("sdk model answers: " + prompt))
-              .model("sdk-model").stopReason(CreateMessageResult.StopReason.END_TURN).build();
-        })
-        .elicitation(req -> {
-          asked.add(req.message());
-          assertThat(req.requestedSchema()).containsKey("properties");
-          return new ElicitResult(ElicitResult.Action.ACCEPT, Map.of("username", "sdk-user", "email", "sdk@example.org"));
-        }))) {
+    try (Peer peer =
+        connect(b ->
+            b.capabilities(ClientCapabilities.builder().sampling().elicitation().build())
+                .sampling(req -> {
+                  String prompt = ((TextContent) req.messages().get(0).content()).text();
+                  asked.add(prompt);
+                  return CreateMessageResult.builder()
+                      .role(Role.ASSISTANT)
+                      .content(new TextContent("sdk model answers: " + prompt))
+                      .model("sdk-model")
+                      .stopReason(CreateMessageResult.StopReason.END_TURN)
+                      .build();
+                })
+                .elicitation(req -> {
+                  asked.add(req.message());
+                  assertThat(req.requestedSchema()).containsKey("properties");
+                  return new ElicitResult(
+                      ElicitResult.Action.ACCEPT,
+                      Map.of("username", "sdk-user", "email", "sdk@example.org"));
+                }))) {
       McpSyncClient client = peer.client();
       // Herald sends each reverse request on the tool call's SSE stream; the SDK POSTs the answer.
       assertThat(text(call(client, "test_sampling", Map.of("prompt", "what is 2+2?"))))
           .isEqualTo("LLM response: sdk model answers: what is 2+2?");
       String elicited = text(call(client, "test_elicitation", Map.of("message", "who are you?")));
-      assertThat(elicited).contains("action=accept").contains("sdk-user").contains("sdk@example.org");
+      assertThat(elicited)
+          .contains("action=accept")
+          .contains("sdk-user")
+          .contains("sdk@example.org");
       assertThat(asked).containsExactly("what is 2+2?", "who are you?");
-      assertThat(peer.wire().inbound).filteredOn(m -> m instanceof JSONRPCRequest)
+      assertThat(peer.wire().inbound)
+          .filteredOn(m -> m instanceof JSONRPCRequest)
           .extracting(m -> ((JSONRPCRequest) m).method())
           .containsExactly("sampling/createMessage", "elicitation/create");
     }

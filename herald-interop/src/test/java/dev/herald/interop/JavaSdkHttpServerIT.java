@@ -1,7 +1,5 @@
 package dev.herald.interop;
 
-import dev.herald.session.CountingEventListener;
-import dev.herald.session.ProgressRejection;
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
-import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -81,11 +80,13 @@ class JavaSdkHttpServerIT {
 
   /** Herald's HTTP client transport to the SDK server, over an HttpClient the test can watch. */
   private StreamableHttpClientTransport transport() {
-    ObservedHttpClient http = new ObservedHttpClient(HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5))
-        .executor(r -> Thread.ofVirtual().start(r))
-        .build());
+    ObservedHttpClient http =
+        new ObservedHttpClient(
+            HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .executor(r -> Thread.ofVirtual().start(r))
+                .build());
     clients.add(http);
     return StreamableHttpClientTransport.builder().uri(server.uri()).httpClient(http).build();
   }
@@ -110,31 +111,57 @@ class JavaSdkHttpServerIT {
     try (McpClient client = McpClient.builder().connect(transport())) {
       assertThat(client.serverInfo().name()).isEqualTo("java-sdk-peer");
       assertThat(client.serverCapabilities().resourcesSubscribe()).isTrue();
-      assertThat(client.tools()).extracting(Tool::name)
-          .contains("echo", "slow", "emit_logs", "touch", "update_resource", "ask_sampling", "ask_elicitation", "ask_roots");
-      assertThat(client.callTool("echo", args("text", "over http")).firstText()).isEqualTo("over http");
+      assertThat(client.tools())
+          .extracting(Tool::name)
+          .contains(
+              "echo",
+              "slow",
+              "emit_logs",
+              "touch",
+              "update_resource",
+              "ask_sampling",
+              "ask_elicitation",
+              "ask_roots");
+      assertThat(client.callTool("echo", args("text", "over http")).firstText())
+          .isEqualTo("over http");
       client.ping();
       // The SDK's servlet issued a session id, and it accepted Herald's standing GET stream.
-      assertThat(http().sessionIds).isNotEmpty().allSatisfy(id -> assertThat(id).isEqualTo(http().sessionIds.get(0)));
+      assertThat(http().sessionIds)
+          .isNotEmpty()
+          .allSatisfy(id -> assertThat(id).isEqualTo(http().sessionIds.get(0)));
       awaitStandingStream();
     }
   }
 
   @Test
-  void progressOverTheSdksRequestStreamsMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall() throws Exception {
-    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(transport())) {
+  void progressOverTheSdksRequestStreamsMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall()
+      throws Exception {
+    try (McpClient client =
+        McpClient.builder()
+            .eventListenerFactory(role -> new CountingEventListener())
+            .connect(transport())) {
       List<ProgressUpdate> five = new CopyOnWriteArrayList<>();
       List<ProgressUpdate> seven = new CopyOnWriteArrayList<>();
       // Two calls at once, each on its own POST's SSE stream: each update must find its own call.
-      ToolCallHandle a = client.callToolAsync("slow", args("steps", 5, "delayMs", 30),
-          CallOptions.builder().progress(five::add).renderInterval(Duration.ZERO).build());
-      ToolCallHandle b = client.callToolAsync("slow", args("steps", 7, "delayMs", 20),
-          CallOptions.builder().progress(seven::add).renderInterval(Duration.ZERO).build());
+      ToolCallHandle a =
+          client.callToolAsync(
+              "slow",
+              args("steps", 5, "delayMs", 30),
+              CallOptions.builder().progress(five::add).renderInterval(Duration.ZERO).build());
+      ToolCallHandle b =
+          client.callToolAsync(
+              "slow",
+              args("steps", 7, "delayMs", 20),
+              CallOptions.builder().progress(seven::add).renderInterval(Duration.ZERO).build());
       assertThat(a.await().firstText()).isEqualTo("completed 5 steps");
       assertThat(b.await().firstText()).isEqualTo("completed 7 steps");
-      assertThat(five).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+      assertThat(five)
+          .extracting(ProgressUpdate::progress)
+          .containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
       assertThat(five).allSatisfy(u -> assertThat(u.total()).isEqualTo(5.0));
-      assertThat(seven).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+      assertThat(seven)
+          .extracting(ProgressUpdate::progress)
+          .containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
       assertThat(seven).allSatisfy(u -> assertThat(u.total()).isEqualTo(7.0));
       assertThat(five.get(4).message()).isEqualTo("step 5 of 5");
       for (ToolCallHandle h : List.of(a, b)) {
@@ -150,15 +177,25 @@ class JavaSdkHttpServerIT {
 
   @Test
   void cancellingASlowCallFailsItAtOnceAndTheSessionStaysUsable() throws Exception {
-    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(transport())) {
+    try (McpClient client =
+        McpClient.builder()
+            .eventListenerFactory(role -> new CountingEventListener())
+            .connect(transport())) {
       CountDownLatch started = new CountDownLatch(2);
-      ToolCallHandle call = client.callToolAsync("slow", args("steps", 30, "delayMs", 50),
-          CallOptions.builder().progress(u -> started.countDown()).renderInterval(Duration.ZERO).build());
+      ToolCallHandle call =
+          client.callToolAsync(
+              "slow",
+              args("steps", 30, "delayMs", 50),
+              CallOptions.builder()
+                  .progress(u -> started.countDown())
+                  .renderInterval(Duration.ZERO)
+                  .build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       long start = System.nanoTime();
       assertThat(call.cancel("user pressed cancel")).isTrue();
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("failed at once, not when the server answered")
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .as("failed at once, not when the server answered")
           .isLessThan(Duration.ofMillis(1000));
       assertThat(events(client).responsesIgnored()).isZero();
       client.ping();
@@ -170,9 +207,12 @@ class JavaSdkHttpServerIT {
       // SDK limitation (java-sdk #130, 2.1.0): the server ignores notifications/cancelled and a
       // tool handler cannot observe it, so the loop runs to the end (~1.5 s) and the SDK answers
       // on the call's SSE stream. Herald drops that answer as late instead of handing it to anyone.
-      eventually(() -> events(client).responsesIgnored() == 1, "the SDK's late answer to the cancelled call");
+      eventually(
+          () -> events(client).responsesIgnored() == 1,
+          "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
-      assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
+      assertThat(client.callTool("echo", args("text", "still here")).firstText())
+          .isEqualTo("still here");
     }
   }
 
@@ -187,24 +227,40 @@ class JavaSdkHttpServerIT {
       // Sent through the call's exchange, so they ride the call's SSE stream before its response;
       // log listeners run in arrival order on the client's listener thread, so wait for them there.
       eventually(() -> logs.size() >= 3, "the three info logs reached the listener");
-      assertThat(logs).extracting(m -> m.data().stringValue())
+      assertThat(logs)
+          .extracting(m -> m.data().stringValue())
           .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3");
       client.setLoggingLevel(LoggingLevel.WARNING);
       client.callTool("emit_logs", args("count", 2, "level", "info"));
       client.callTool("emit_logs", args("count", 1, "level", "error"));
-      Markers.criticalLog(client); // the earlier calls' logs, on their own streams, were delivered before it
-      assertThat(logs).extracting(m -> m.data().stringValue())
-          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1", "log message 1 of 1");
-      assertThat(logs).extracting(LoggingMessageParams::level)
-          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR, LoggingLevel.CRITICAL);
+      Markers.criticalLog(
+          client); // the earlier calls' logs, on their own streams, were delivered before it
+      assertThat(logs)
+          .extracting(m -> m.data().stringValue())
+          .containsExactly(
+              "log message 1 of 3",
+              "log message 2 of 3",
+              "log message 3 of 3",
+              "log message 1 of 1",
+              "log message 1 of 1");
+      assertThat(logs)
+          .extracting(LoggingMessageParams::level)
+          .containsExactly(
+              LoggingLevel.INFO,
+              LoggingLevel.INFO,
+              LoggingLevel.INFO,
+              LoggingLevel.ERROR,
+              LoggingLevel.CRITICAL);
       assertThat(logs).allSatisfy(m -> assertThat(m.logger()).isEqualTo("java-sdk"));
     }
   }
 
   @Test
-  void aToolsListChangeOnTheStandingStreamMakesTheCacheStaleAndConcurrentCallersRefetchOnce() throws Exception {
+  void aToolsListChangeOnTheStandingStreamMakesTheCacheStaleAndConcurrentCallersRefetchOnce()
+      throws Exception {
     AtomicInteger changes = new AtomicInteger();
-    try (McpClient client = McpClient.builder().onToolsListChanged(changes::incrementAndGet).connect(transport())) {
+    try (McpClient client =
+        McpClient.builder().onToolsListChanged(changes::incrementAndGet).connect(transport())) {
       List<Tool> before = client.tools();
       client.tools();
       assertThat(client.fetchCount(McpClient.Area.TOOLS)).as("served from the cache").isEqualTo(1);
@@ -216,18 +272,26 @@ class JavaSdkHttpServerIT {
       assertThat(client.stale(McpClient.Area.TOOLS)).isTrue();
       List<CompletableFuture<List<Tool>>> callers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        callers.add(CompletableFuture.supplyAsync(() -> {
-          try {
-            return client.tools();
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        }, r -> Thread.ofVirtual().start(r)));
+        callers.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return client.tools();
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                r -> Thread.ofVirtual().start(r)));
       }
       for (var c : callers) {
-        assertThat(c.get(10, TimeUnit.SECONDS)).hasSize(before.size() + 1).extracting(Tool::name).contains("dummy_1");
+        assertThat(c.get(10, TimeUnit.SECONDS))
+            .hasSize(before.size() + 1)
+            .extracting(Tool::name)
+            .contains("dummy_1");
       }
-      assertThat(client.fetchCount(McpClient.Area.TOOLS)).as("one refetch for eight callers").isEqualTo(2);
+      assertThat(client.fetchCount(McpClient.Area.TOOLS))
+          .as("one refetch for eight callers")
+          .isEqualTo(2);
       assertThat(client.callTool("dummy_1", args()).firstText()).isEqualTo("dummy");
       // A later notification on the same GET stream: a second list_changed would have come first.
       Markers.resourceUpdated(client, JavaSdkServerMain.COUNTER_URI);
@@ -245,8 +309,11 @@ class JavaSdkHttpServerIT {
       client.callTool("update_resource", args());
       client.callTool("update_resource", args());
       eventually(() -> updates.size() == 2, "two resources/updated");
-      assertThat(updates).extracting(ResourceUpdatedParams::uri).containsExactly("demo://counter", "demo://counter");
-      assertThat(client.readResource("demo://counter").contents()).singleElement()
+      assertThat(updates)
+          .extracting(ResourceUpdatedParams::uri)
+          .containsExactly("demo://counter", "demo://counter");
+      assertThat(client.readResource("demo://counter").contents())
+          .singleElement()
           .satisfies(c -> assertThat(McpJson.toTree(c).get("text").stringValue()).isEqualTo("2"));
       sub.close(); // the last listener: resources/unsubscribe goes to the SDK server
       client.callTool("update_resource", args());
@@ -256,27 +323,35 @@ class JavaSdkHttpServerIT {
   }
 
   @Test
-  void theSdkServersSamplingElicitationAndRootsRequestsAreAnsweredByHeraldsHandlers() throws Exception {
+  void theSdkServersSamplingElicitationAndRootsRequestsAreAnsweredByHeraldsHandlers()
+      throws Exception {
     List<String> prompts = new CopyOnWriteArrayList<>();
-    try (McpClient client = McpClient.builder()
-        .sampling((params, ctx) -> {
-          prompts.add(McpJson.toTree(params.messages().get(0).content()).get("text").stringValue());
-          return CreateMessageResult.of(Role.ASSISTANT, (SamplingContent) ContentBlock.text("hi from herald"), "test-model",
-              CreateMessageResult.StopReason.END_TURN);
-        })
-        .elicitation((params, ctx) -> {
-          assertThat(params.message()).isEqualTo("Your name?");
-          return ElicitResult.accept(McpJson.object().put("name", "Ada"));
-        })
-        .roots(List.of(Root.of("file:///work", "work"), Root.of("file:///tmp", "tmp")))
-        .connect(transport())) {
+    try (McpClient client =
+        McpClient.builder()
+            .sampling((params, ctx) -> {
+              prompts.add(
+                  McpJson.toTree(params.messages().get(0).content()).get("text").stringValue());
+              return CreateMessageResult.of(
+                  Role.ASSISTANT,
+                  (SamplingContent) ContentBlock.text("hi from herald"),
+                  "test-model",
+                  CreateMessageResult.StopReason.END_TURN);
+            })
+            .elicitation((params, ctx) -> {
+              assertThat(params.message()).isEqualTo("Your name?");
+              return ElicitResult.accept(McpJson.object().put("name", "Ada"));
+            })
+            .roots(List.of(Root.of("file:///work", "work"), Root.of("file:///tmp", "tmp")))
+            .connect(transport())) {
       // Each reverse request comes on the tool call's SSE stream; Herald POSTs the answer back.
-      assertThat(client.callTool("ask_sampling", args()).firstText()).isEqualTo("model said: hi from herald");
+      assertThat(client.callTool("ask_sampling", args()).firstText())
+          .isEqualTo("model said: hi from herald");
       assertThat(prompts).containsExactly("hello?");
       CallToolResult elicited = client.callTool("ask_elicitation", args());
       // Herald fills the schema's default for "color" (SEP-1034) before answering.
       assertThat(elicited.firstText()).isEqualTo("accept: {color=blue, name=Ada}");
-      assertThat(client.callTool("ask_roots", args()).firstText()).isEqualTo("file:///work,file:///tmp");
+      assertThat(client.callTool("ask_roots", args()).firstText())
+          .isEqualTo("file:///work,file:///tmp");
     }
   }
 
@@ -301,41 +376,48 @@ class JavaSdkHttpServerIT {
     }
 
     private boolean isCancel(HttpRequest request) {
-      return request.method().equals("POST") && request.bodyPublisher().isPresent() && bodyOf(request).contains("\"notifications/cancelled\"");
+      return request.method().equals("POST")
+          && request.bodyPublisher().isPresent()
+          && bodyOf(request).contains("\"notifications/cancelled\"");
     }
 
     private static String bodyOf(HttpRequest request) {
       var body = new java.io.ByteArrayOutputStream();
       var done = new CompletableFuture<Void>();
-      request.bodyPublisher().orElseThrow().subscribe(new java.util.concurrent.Flow.Subscriber<java.nio.ByteBuffer>() {
-        @Override
-        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
-          s.request(Long.MAX_VALUE);
-        }
+      request
+          .bodyPublisher()
+          .orElseThrow()
+          .subscribe(
+              new java.util.concurrent.Flow.Subscriber<java.nio.ByteBuffer>() {
+                @Override
+                public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                  s.request(Long.MAX_VALUE);
+                }
 
-        @Override
-        public void onNext(java.nio.ByteBuffer b) {
-          byte[] bytes = new byte[b.remaining()];
-          b.get(bytes);
-          body.writeBytes(bytes);
-        }
+                @Override
+                public void onNext(java.nio.ByteBuffer b) {
+                  byte[] bytes = new byte[b.remaining()];
+                  b.get(bytes);
+                  body.writeBytes(bytes);
+                }
 
-        @Override
-        public void onError(Throwable t) {
-          done.completeExceptionally(t);
-        }
+                @Override
+                public void onError(Throwable t) {
+                  done.completeExceptionally(t);
+                }
 
-        @Override
-        public void onComplete() {
-          done.complete(null);
-        }
-      });
+                @Override
+                public void onComplete() {
+                  done.complete(null);
+                }
+              });
       done.join();
       return body.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Override
-    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+        throws IOException, InterruptedException {
       boolean cancel = isCancel(request);
       HttpResponse<T> response = seen(request, delegate.send(request, handler));
       if (cancel) {
@@ -346,19 +428,24 @@ class JavaSdkHttpServerIT {
     }
 
     @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+        HttpRequest request, HttpResponse.BodyHandler<T> handler) {
       boolean cancel = isCancel(request);
-      return delegate.sendAsync(request, handler).thenApply(r -> {
-        if (cancel) {
-          cancelStatus.add(r.statusCode());
-          cancelPosts.incrementAndGet();
-        }
-        return seen(request, r);
-      });
+      return delegate
+          .sendAsync(request, handler)
+          .thenApply(r -> {
+            if (cancel) {
+              cancelStatus.add(r.statusCode());
+              cancelPosts.incrementAndGet();
+            }
+            return seen(request, r);
+          });
     }
 
     @Override
-    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(
+        HttpRequest request,
+        HttpResponse.BodyHandler<T> handler,
         HttpResponse.PushPromiseHandler<T> push) {
       return delegate.sendAsync(request, handler, push).thenApply(r -> seen(request, r));
     }

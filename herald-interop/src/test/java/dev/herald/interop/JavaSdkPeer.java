@@ -15,8 +15,8 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
@@ -33,15 +33,19 @@ final class JavaSdkPeer {
   private JavaSdkPeer() {}
 
   static String classpath() {
-    Path sdkJackson = Path.of(System.getProperty("herald.interop.sdkJackson", "target/java-sdk-peer-jackson")).toAbsolutePath();
+    Path sdkJackson =
+        Path.of(System.getProperty("herald.interop.sdkJackson", "target/java-sdk-peer-jackson"))
+            .toAbsolutePath();
     List<String> own;
     try (Stream<Path> jars = Files.list(sdkJackson)) {
       own = jars.filter(p -> p.toString().endsWith(".jar")).map(Path::toString).sorted().toList();
     } catch (IOException e) {
-      throw new UncheckedIOException("the SDK's Jackson was not copied to " + sdkJackson + " (run through Maven verify)", e);
+      throw new UncheckedIOException(
+          "the SDK's Jackson was not copied to " + sdkJackson + " (run through Maven verify)", e);
     }
     if (own.size() != 2) {
-      throw new IllegalStateException("expected jackson-core and jackson-databind in " + sdkJackson + ", found " + own);
+      throw new IllegalStateException(
+          "expected jackson-core and jackson-databind in " + sdkJackson + ", found " + own);
     }
     List<String> cp = new ArrayList<>(own);
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -54,7 +58,8 @@ final class JavaSdkPeer {
   }
 
   /** {@link JavaSdkServerMain} over the SDK's Streamable HTTP servlet: the process and its endpoint. */
-  record HttpServer(Process process, URI uri, BlockingQueue<String> standingStreams) implements AutoCloseable {
+  record HttpServer(Process process, URI uri, BlockingQueue<String> standingStreams)
+      implements AutoCloseable {
     /** Waits (bounded) until the servlet holds a standing GET stream open for this session. */
     void awaitStandingStream(String sessionId) throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -64,7 +69,8 @@ final class JavaSdkPeer {
           return;
         }
       }
-      throw new AssertionError("the SDK server did not take a standing GET stream for session " + sessionId);
+      throw new AssertionError(
+          "the SDK server did not take a standing GET stream for session " + sessionId);
     }
 
     @Override
@@ -84,30 +90,43 @@ final class JavaSdkPeer {
   /** Starts {@code JavaSdkServerMain --http} and waits (bounded) for the port it prints. */
   static HttpServer httpServer() throws IOException, InterruptedException {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process p = new ProcessBuilder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-cp", classpath(), JavaSdkServerMain.class.getName(), "--http")
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classpath(),
+                JavaSdkServerMain.class.getName(),
+                "--http")
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     CompletableFuture<String> portLine = new CompletableFuture<>();
     BlockingQueue<String> standing = new LinkedBlockingQueue<>();
-    Thread.ofPlatform().daemon().name("java-sdk-http-server-stdout").start(() -> {
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = out.readLine()) != null) {
-          if (!portLine.isDone() && line.startsWith("PORT ")) {
-            portLine.complete(line);
-          } else if (line.startsWith("STANDING ")) {
-            standing.add(line);
-            System.err.println("[java-sdk-http-server] " + line);
-          } else {
-            System.err.println("[java-sdk-http-server] " + line);
+    Thread.ofPlatform()
+        .daemon()
+        .name("java-sdk-http-server-stdout")
+        .start(() -> {
+          try (BufferedReader out =
+              new BufferedReader(
+                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = out.readLine()) != null) {
+              if (!portLine.isDone() && line.startsWith("PORT ")) {
+                portLine.complete(line);
+              } else if (line.startsWith("STANDING ")) {
+                standing.add(line);
+                System.err.println("[java-sdk-http-server] " + line);
+              } else {
+                System.err.println("[java-sdk-http-server] " + line);
+              }
+            }
+            portLine.completeExceptionally(
+                new IOException("the SDK server ended without printing its port"));
+          } catch (IOException e) {
+            portLine.completeExceptionally(e);
           }
-        }
-        portLine.completeExceptionally(new IOException("the SDK server ended without printing its port"));
-      } catch (IOException e) {
-        portLine.completeExceptionally(e);
-      }
-    });
+        });
     try {
       int port = Integer.parseInt(portLine.get(20, TimeUnit.SECONDS).substring(5).trim());
       return new HttpServer(p, URI.create("http://127.0.0.1:" + port + "/mcp"), standing);
@@ -119,8 +138,13 @@ final class JavaSdkPeer {
 
   static SubprocessTransport stdioServer() {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return SubprocessTransport.builder(java, "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-cp", classpath(), JavaSdkServerMain.class.getName())
+    return SubprocessTransport.builder(
+            java,
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-cp",
+            classpath(),
+            JavaSdkServerMain.class.getName())
         .stderr(line -> System.err.println("[java-sdk-server] " + line))
         .build();
   }

@@ -1,7 +1,5 @@
 package dev.herald.interop;
 
-import dev.herald.session.CountingEventListener;
-import dev.herald.session.ProgressRejection;
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,10 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
-import dev.herald.internal.session.EngineAccess;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
@@ -50,21 +49,36 @@ class JavaSdkServerIT {
   }
 
   @Test
-  void progressFromTheJavaSdkServerMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall() throws Exception {
-    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(JavaSdkPeer.stdioServer())) {
+  void progressFromTheJavaSdkServerMovesForwardOnlyEndsAtTheTotalAndReachesOnlyItsOwnCall()
+      throws Exception {
+    try (McpClient client =
+        McpClient.builder()
+            .eventListenerFactory(role -> new CountingEventListener())
+            .connect(JavaSdkPeer.stdioServer())) {
       assertThat(client.serverInfo().name()).isEqualTo("java-sdk-peer");
       List<ProgressUpdate> five = new CopyOnWriteArrayList<>();
       List<ProgressUpdate> seven = new CopyOnWriteArrayList<>();
-      // Two calls at once: the SDK echoes the token Herald put in _meta, and each update must find its own call.
-      ToolCallHandle a = client.callToolAsync("slow", args("steps", 5, "delayMs", 30),
-          CallOptions.builder().progress(five::add).renderInterval(Duration.ZERO).build());
-      ToolCallHandle b = client.callToolAsync("slow", args("steps", 7, "delayMs", 20),
-          CallOptions.builder().progress(seven::add).renderInterval(Duration.ZERO).build());
+      // Two calls at once: the SDK echoes the token Herald put in _meta, and each update must find
+      // its own call.
+      ToolCallHandle a =
+          client.callToolAsync(
+              "slow",
+              args("steps", 5, "delayMs", 30),
+              CallOptions.builder().progress(five::add).renderInterval(Duration.ZERO).build());
+      ToolCallHandle b =
+          client.callToolAsync(
+              "slow",
+              args("steps", 7, "delayMs", 20),
+              CallOptions.builder().progress(seven::add).renderInterval(Duration.ZERO).build());
       assertThat(a.await().firstText()).isEqualTo("completed 5 steps");
       assertThat(b.await().firstText()).isEqualTo("completed 7 steps");
-      assertThat(five).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
+      assertThat(five)
+          .extracting(ProgressUpdate::progress)
+          .containsExactly(1.0, 2.0, 3.0, 4.0, 5.0);
       assertThat(five).allSatisfy(u -> assertThat(u.total()).isEqualTo(5.0));
-      assertThat(seven).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+      assertThat(seven)
+          .extracting(ProgressUpdate::progress)
+          .containsExactly(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
       assertThat(seven).allSatisfy(u -> assertThat(u.total()).isEqualTo(7.0));
       assertThat(five.get(4).message()).isEqualTo("step 5 of 5");
       for (ToolCallHandle h : List.of(a, b)) {
@@ -80,30 +94,46 @@ class JavaSdkServerIT {
 
   @Test
   void cancellingASlowCallFailsItAtOnceAndTheSessionStaysUsable() throws Exception {
-    try (McpClient client = McpClient.builder().eventListenerFactory(role -> new CountingEventListener()).connect(JavaSdkPeer.stdioServer())) {
+    try (McpClient client =
+        McpClient.builder()
+            .eventListenerFactory(role -> new CountingEventListener())
+            .connect(JavaSdkPeer.stdioServer())) {
       CountDownLatch started = new CountDownLatch(2);
-      ToolCallHandle call = client.callToolAsync("slow", args("steps", 40, "delayMs", 50),
-          CallOptions.builder().progress(u -> started.countDown()).renderInterval(Duration.ZERO).build());
+      ToolCallHandle call =
+          client.callToolAsync(
+              "slow",
+              args("steps", 40, "delayMs", 50),
+              CallOptions.builder()
+                  .progress(u -> started.countDown())
+                  .renderInterval(Duration.ZERO)
+                  .build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(call.cancel("user pressed cancel")).isTrue();
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
-      assertThat(events(client).responsesIgnored()).as("failed at once, not when the server answered").isZero();
+      assertThat(events(client).responsesIgnored())
+          .as("failed at once, not when the server answered")
+          .isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
 
-      // SDK limitation (java-sdk #130, 2.1.0): the server has no handler for notifications/cancelled
+      // SDK limitation (java-sdk #130, 2.1.0): the server has no handler for
+      // notifications/cancelled
       // and a tool handler cannot observe it, so the loop runs on and answers. Herald drops that
       // answer (and any progress after the cancel) as late instead of handing it to anyone.
-      eventually(() -> events(client).responsesIgnored() == 1, "the SDK's late answer to the cancelled call");
+      eventually(
+          () -> events(client).responsesIgnored() == 1,
+          "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
-      assertThat(client.callTool("echo", args("text", "still here")).firstText()).isEqualTo("still here");
+      assertThat(client.callTool("echo", args("text", "still here")).firstText())
+          .isEqualTo("still here");
     }
   }
 
   @Test
   void logsAtOrAboveTheSessionLevelReachTheLogListenerInOrder() throws Exception {
     List<LoggingMessageParams> logs = new CopyOnWriteArrayList<>();
-    try (McpClient client = McpClient.builder().onLog(logs::add).connect(JavaSdkPeer.stdioServer())) {
+    try (McpClient client =
+        McpClient.builder().onLog(logs::add).connect(JavaSdkPeer.stdioServer())) {
       assertThat(client.serverCapabilities().logging()).isNotNull();
       client.setLoggingLevel(LoggingLevel.INFO);
       client.callTool("emit_logs", args("count", 2, "level", "debug"));
@@ -114,18 +144,34 @@ class JavaSdkServerIT {
       client.callTool("emit_logs", args("count", 1, "level", "error"));
       eventually(() -> logs.size() >= 4, "the error log");
       Markers.criticalLog(client); // whatever came before it on the pipe has reached the listener
-      assertThat(logs).extracting(m -> m.data().stringValue())
-          .containsExactly("log message 1 of 3", "log message 2 of 3", "log message 3 of 3", "log message 1 of 1", "log message 1 of 1");
-      assertThat(logs).extracting(LoggingMessageParams::level)
-          .containsExactly(LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.INFO, LoggingLevel.ERROR, LoggingLevel.CRITICAL);
+      assertThat(logs)
+          .extracting(m -> m.data().stringValue())
+          .containsExactly(
+              "log message 1 of 3",
+              "log message 2 of 3",
+              "log message 3 of 3",
+              "log message 1 of 1",
+              "log message 1 of 1");
+      assertThat(logs)
+          .extracting(LoggingMessageParams::level)
+          .containsExactly(
+              LoggingLevel.INFO,
+              LoggingLevel.INFO,
+              LoggingLevel.INFO,
+              LoggingLevel.ERROR,
+              LoggingLevel.CRITICAL);
       assertThat(logs).allSatisfy(m -> assertThat(m.logger()).isEqualTo("java-sdk"));
     }
   }
 
   @Test
-  void aToolsListChangeFromTheSdkMakesTheCacheStaleAndConcurrentCallersRefetchOnce() throws Exception {
+  void aToolsListChangeFromTheSdkMakesTheCacheStaleAndConcurrentCallersRefetchOnce()
+      throws Exception {
     AtomicInteger changes = new AtomicInteger();
-    try (McpClient client = McpClient.builder().onToolsListChanged(changes::incrementAndGet).connect(JavaSdkPeer.stdioServer())) {
+    try (McpClient client =
+        McpClient.builder()
+            .onToolsListChanged(changes::incrementAndGet)
+            .connect(JavaSdkPeer.stdioServer())) {
       List<Tool> before = client.tools();
       client.tools();
       assertThat(client.fetchCount(McpClient.Area.TOOLS)).as("served from the cache").isEqualTo(1);
@@ -134,18 +180,26 @@ class JavaSdkServerIT {
       assertThat(client.stale(McpClient.Area.TOOLS)).isTrue();
       List<CompletableFuture<List<Tool>>> callers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
-        callers.add(CompletableFuture.supplyAsync(() -> {
-          try {
-            return client.tools();
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        }, r -> Thread.ofVirtual().start(r)));
+        callers.add(
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return client.tools();
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                r -> Thread.ofVirtual().start(r)));
       }
       for (var c : callers) {
-        assertThat(c.get(10, TimeUnit.SECONDS)).hasSize(before.size() + 1).extracting(Tool::name).contains("dummy_1");
+        assertThat(c.get(10, TimeUnit.SECONDS))
+            .hasSize(before.size() + 1)
+            .extracting(Tool::name)
+            .contains("dummy_1");
       }
-      assertThat(client.fetchCount(McpClient.Area.TOOLS)).as("one refetch for eight callers").isEqualTo(2);
+      assertThat(client.fetchCount(McpClient.Area.TOOLS))
+          .as("one refetch for eight callers")
+          .isEqualTo(2);
       assertThat(client.callTool("dummy_1", args()).firstText()).isEqualTo("dummy");
       client.ping();
       assertThat(changes.get()).as("one touch, one notification").isEqualTo(1);
@@ -161,8 +215,11 @@ class JavaSdkServerIT {
       client.callTool("update_resource", args());
       client.callTool("update_resource", args());
       eventually(() -> updates.size() == 2, "two resources/updated");
-      assertThat(updates).extracting(ResourceUpdatedParams::uri).containsExactly("demo://counter", "demo://counter");
-      assertThat(client.readResource("demo://counter").contents()).singleElement()
+      assertThat(updates)
+          .extracting(ResourceUpdatedParams::uri)
+          .containsExactly("demo://counter", "demo://counter");
+      assertThat(client.readResource("demo://counter").contents())
+          .singleElement()
           .satisfies(c -> assertThat(McpJson.toTree(c).get("text").stringValue()).isEqualTo("2"));
       sub.close(); // the last listener: resources/unsubscribe goes to the SDK server
       client.callTool("update_resource", args());
@@ -172,26 +229,34 @@ class JavaSdkServerIT {
   }
 
   @Test
-  void theSdkServersSamplingElicitationAndRootsRequestsAreAnsweredByHeraldsHandlers() throws Exception {
+  void theSdkServersSamplingElicitationAndRootsRequestsAreAnsweredByHeraldsHandlers()
+      throws Exception {
     List<String> prompts = new CopyOnWriteArrayList<>();
-    try (McpClient client = McpClient.builder()
-        .sampling((params, ctx) -> {
-          prompts.add(McpJson.toTree(params.messages().get(0).content()).get("text").stringValue());
-          return CreateMessageResult.of(Role.ASSISTANT, (SamplingContent) ContentBlock.text("hi from herald"), "test-model",
-              CreateMessageResult.StopReason.END_TURN);
-        })
-        .elicitation((params, ctx) -> {
-          assertThat(params.message()).isEqualTo("Your name?");
-          return ElicitResult.accept(McpJson.object().put("name", "Ada"));
-        })
-        .roots(List.of(Root.of("file:///work", "work"), Root.of("file:///tmp", "tmp")))
-        .connect(JavaSdkPeer.stdioServer())) {
-      assertThat(client.callTool("ask_sampling", args()).firstText()).isEqualTo("model said: hi from herald");
+    try (McpClient client =
+        McpClient.builder()
+            .sampling((params, ctx) -> {
+              prompts.add(
+                  McpJson.toTree(params.messages().get(0).content()).get("text").stringValue());
+              return CreateMessageResult.of(
+                  Role.ASSISTANT,
+                  (SamplingContent) ContentBlock.text("hi from herald"),
+                  "test-model",
+                  CreateMessageResult.StopReason.END_TURN);
+            })
+            .elicitation((params, ctx) -> {
+              assertThat(params.message()).isEqualTo("Your name?");
+              return ElicitResult.accept(McpJson.object().put("name", "Ada"));
+            })
+            .roots(List.of(Root.of("file:///work", "work"), Root.of("file:///tmp", "tmp")))
+            .connect(JavaSdkPeer.stdioServer())) {
+      assertThat(client.callTool("ask_sampling", args()).firstText())
+          .isEqualTo("model said: hi from herald");
       assertThat(prompts).containsExactly("hello?");
       CallToolResult elicited = client.callTool("ask_elicitation", args());
       // Herald fills the schema's default for "color" (SEP-1034) before answering.
       assertThat(elicited.firstText()).isEqualTo("accept: {color=blue, name=Ada}");
-      assertThat(client.callTool("ask_roots", args()).firstText()).isEqualTo("file:///work,file:///tmp");
+      assertThat(client.callTool("ask_roots", args()).firstText())
+          .isEqualTo("file:///work,file:///tmp");
     }
   }
 

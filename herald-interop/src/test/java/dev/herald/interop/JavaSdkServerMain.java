@@ -28,10 +28,14 @@ import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.TextResourceContents;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +45,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
-import jakarta.servlet.DispatcherType;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import java.util.EnumSet;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
@@ -64,26 +64,28 @@ public final class JavaSdkServerMain {
   private JavaSdkServerMain() {}
 
   public static void main(String[] args) throws Exception {
-    // Ends the process when the parent closes our stdin (the SDK's stdio transport only stops reading).
+    // Ends the process when the parent closes our stdin (the SDK's stdio transport only stops
+    // reading).
     CountDownLatch eof = new CountDownLatch(1);
-    InputStream in = new FilterInputStream(System.in) {
-      @Override
-      public int read() throws IOException {
-        return ended(super.read());
-      }
+    InputStream in =
+        new FilterInputStream(System.in) {
+          @Override
+          public int read() throws IOException {
+            return ended(super.read());
+          }
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        return ended(super.read(b, off, len));
-      }
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            return ended(super.read(b, off, len));
+          }
 
-      private int ended(int n) {
-        if (n < 0) {
-          eof.countDown();
-        }
-        return n;
-      }
-    };
+          private int ended(int n) {
+            if (n < 0) {
+              eof.countDown();
+            }
+            return n;
+          }
+        };
     if (args.length > 0 && args[0].equals("--http")) {
       http(in, eof);
       return;
@@ -103,10 +105,11 @@ public final class JavaSdkServerMain {
    * {@code /mcp} is the endpoint. Ends when stdin closes.
    */
   private static void http(InputStream in, CountDownLatch eof) throws Exception {
-    var transport = HttpServletStreamableServerTransportProvider.builder()
-        .jsonMapper(McpJsonDefaults.getMapper())
-        .mcpEndpoint("/mcp")
-        .build();
+    var transport =
+        HttpServletStreamableServerTransportProvider.builder()
+            .jsonMapper(McpJsonDefaults.getMapper())
+            .mcpEndpoint("/mcp")
+            .build();
     McpSyncServer[] self = new McpSyncServer[1];
     self[0] = configure(McpServer.sync(transport), self).build();
 
@@ -123,26 +126,39 @@ public final class JavaSdkServerMain {
     // Test instrumentation, outside the SDK: a line on stdout once the servlet has taken a GET
     // (its standing stream) and returned with the stream held open, so a test can wait for it
     // before making the server broadcast (the SDK drops a broadcast for a session without one).
-    context.addFilter(new FilterHolder((Filter) (request, response, chain) -> {
-      chain.doFilter(request, response);
-      if (request instanceof HttpServletRequest http && http.getMethod().equals("GET") && request.isAsyncStarted()) {
-        System.out.println("STANDING " + http.getHeader("Mcp-Session-Id") + " committed=" + response.isCommitted());
-        System.out.flush();
-      }
-    }), "/mcp", EnumSet.of(DispatcherType.REQUEST));
+    context.addFilter(
+        new FilterHolder(
+            (Filter)
+                (request, response, chain) -> {
+                  chain.doFilter(request, response);
+                  if (request instanceof HttpServletRequest http
+                      && http.getMethod().equals("GET")
+                      && request.isAsyncStarted()) {
+                    System.out.println(
+                        "STANDING "
+                            + http.getHeader("Mcp-Session-Id")
+                            + " committed="
+                            + response.isCommitted());
+                    System.out.flush();
+                  }
+                }),
+        "/mcp",
+        EnumSet.of(DispatcherType.REQUEST));
     jetty.setHandler(context);
     jetty.start();
     System.out.println("PORT " + connector.getLocalPort());
     System.out.flush();
 
-    Thread.ofPlatform().daemon().start(() -> {
-      try {
-        in.transferTo(OutputStream.nullOutputStream());
-      } catch (IOException e) {
-        // treated as the end below
-      }
-      eof.countDown();
-    });
+    Thread.ofPlatform()
+        .daemon()
+        .start(() -> {
+          try {
+            in.transferTo(OutputStream.nullOutputStream());
+          } catch (IOException e) {
+            // treated as the end below
+          }
+          eof.countDown();
+        });
     eof.await();
     self[0].close();
     jetty.stop();
@@ -150,48 +166,97 @@ public final class JavaSdkServerMain {
   }
 
   /** The tools and the counter resource, on either transport's builder. */
-  private static McpServer.SyncSpecification<?> configure(McpServer.SyncSpecification<?> spec, McpSyncServer[] self) {
+  private static McpServer.SyncSpecification<?> configure(
+      McpServer.SyncSpecification<?> spec, McpSyncServer[] self) {
     AtomicLong counter = new AtomicLong();
     AtomicInteger dummies = new AtomicInteger();
 
-    var resource = new SyncResourceSpecification(
-        Resource.builder(COUNTER_URI, "counter").description("A counter that update_resource increments").mimeType("text/plain").build(),
-        (ex, req) -> new ReadResourceResult(List.of(new TextResourceContents(req.uri(), "text/plain", Long.toString(counter.get())))));
+    var resource =
+        new SyncResourceSpecification(
+            Resource.builder(COUNTER_URI, "counter")
+                .description("A counter that update_resource increments")
+                .mimeType("text/plain")
+                .build(),
+            (ex, req) ->
+                new ReadResourceResult(
+                    List.of(
+                        new TextResourceContents(
+                            req.uri(), "text/plain", Long.toString(counter.get())))));
 
-    return spec
-        .serverInfo("java-sdk-peer", "2.1.0")
-        .capabilities(ServerCapabilities.builder().tools(true).resources(true, true).logging().build())
+    return spec.serverInfo("java-sdk-peer", "2.1.0")
+        .capabilities(
+            ServerCapabilities.builder().tools(true).resources(true, true).logging().build())
         .tools(
-            tool("echo", props("text", "string"), (ex, req) -> text((String) req.arguments().get("text"))),
+            tool(
+                "echo",
+                props("text", "string"),
+                (ex, req) -> text((String) req.arguments().get("text"))),
             tool("slow", props("steps", "integer", "delayMs", "integer"), JavaSdkServerMain::slow),
-            tool("emit_logs", props("count", "integer", "level", "string"), JavaSdkServerMain::emitLogs),
-            tool("touch", props(), (ex, req) -> {
-              String name = "dummy_" + dummies.incrementAndGet();
-              // addTool sends notifications/tools/list_changed itself (tools capability has listChanged)
-              self[0].addTool(tool(name, props(), (e, r) -> text("dummy")));
-              return text("touched tools");
-            }),
-            tool("update_resource", props(), (ex, req) -> {
-              long now = counter.incrementAndGet();
-              self[0].notifyResourcesUpdated(new ResourcesUpdatedNotification(COUNTER_URI));
-              return text("counter is " + now);
-            }),
-            tool("ask_sampling", props(), (ex, req) -> {
-              CreateMessageResult r = ex.createMessage(CreateMessageRequest.builder(
-                  List.of(new SamplingMessage(Role.USER, new TextContent("hello?"))), 10).build());
-              return text("model said: " + ((TextContent) r.content()).text());
-            }),
-            tool("ask_elicitation", props(), (ex, req) -> {
-              Map<String, Object> schema = Map.of("type", "object",
-                  "properties", Map.of("name", Map.of("type", "string"), "color", Map.of("type", "string", "default", "blue")),
-                  "required", List.of("name"));
-              ElicitResult r = ex.createElicitation(ElicitRequest.builder("Your name?", schema).build());
-              return text(r.action().name().toLowerCase() + ": " + new TreeMap<>(r.content() == null ? Map.of() : r.content()));
-            }),
-            tool("ask_roots", props(), (ex, req) -> {
-              ListRootsResult r = ex.listRoots();
-              return text(r.roots().stream().map(Root::uri).collect(Collectors.joining(",")));
-            }))
+            tool(
+                "emit_logs",
+                props("count", "integer", "level", "string"),
+                JavaSdkServerMain::emitLogs),
+            tool(
+                "touch",
+                props(),
+                (ex, req) -> {
+                  String name = "dummy_" + dummies.incrementAndGet();
+                  // addTool sends notifications/tools/list_changed itself (tools capability has
+                  // listChanged)
+                  self[0].addTool(tool(name, props(), (e, r) -> text("dummy")));
+                  return text("touched tools");
+                }),
+            tool(
+                "update_resource",
+                props(),
+                (ex, req) -> {
+                  long now = counter.incrementAndGet();
+                  self[0].notifyResourcesUpdated(new ResourcesUpdatedNotification(COUNTER_URI));
+                  return text("counter is " + now);
+                }),
+            tool(
+                "ask_sampling",
+                props(),
+                (ex, req) -> {
+                  CreateMessageResult r =
+                      ex.createMessage(
+                          CreateMessageRequest.builder(
+                                  List.of(
+                                      new SamplingMessage(Role.USER, new TextContent("hello?"))),
+                                  10)
+                              .build());
+                  return text("model said: " + ((TextContent) r.content()).text());
+                }),
+            tool(
+                "ask_elicitation",
+                props(),
+                (ex, req) -> {
+                  Map<String, Object> schema =
+                      Map.of(
+                          "type",
+                          "object",
+                          "properties",
+                          Map.of(
+                              "name",
+                              Map.of("type", "string"),
+                              "color",
+                              Map.of("type", "string", "default", "blue")),
+                          "required",
+                          List.of("name"));
+                  ElicitResult r =
+                      ex.createElicitation(ElicitRequest.builder("Your name?", schema).build());
+                  return text(
+                      r.action().name().toLowerCase()
+                          + ": "
+                          + new TreeMap<>(r.content() == null ? Map.of() : r.content()));
+                }),
+            tool(
+                "ask_roots",
+                props(),
+                (ex, req) -> {
+                  ListRootsResult r = ex.listRoots();
+                  return text(r.roots().stream().map(Root::uri).collect(Collectors.joining(",")));
+                }))
         .resources(resource);
   }
 
@@ -203,7 +268,11 @@ public final class JavaSdkServerMain {
       sleep(delay);
       // The SDK gives a handler no way to see a cancellation, so this loop always runs to the end.
       if (token != null) {
-        ex.progressNotification(ProgressNotification.builder(token, i).total((double) steps).message("step " + i + " of " + steps).build());
+        ex.progressNotification(
+            ProgressNotification.builder(token, i)
+                .total((double) steps)
+                .message("step " + i + " of " + steps)
+                .build());
       }
     }
     return text("completed " + steps + " steps");
@@ -212,17 +281,23 @@ public final class JavaSdkServerMain {
   private static CallToolResult emitLogs(McpSyncServerExchange ex, CallToolRequest req) {
     int count = intArg(req, "count", 3);
     Object levelArg = req.arguments().get("level");
-    LoggingLevel level = LoggingLevel.valueOf((levelArg == null ? "info" : levelArg.toString()).toUpperCase());
+    LoggingLevel level =
+        LoggingLevel.valueOf((levelArg == null ? "info" : levelArg.toString()).toUpperCase());
     for (int i = 1; i <= count; i++) {
       // filtered by the SDK against the session's level (logging/setLevel)
-      ex.loggingNotification(LoggingMessageNotification.builder(level, "log message " + i + " of " + count).logger("java-sdk").build());
+      ex.loggingNotification(
+          LoggingMessageNotification.builder(level, "log message " + i + " of " + count)
+              .logger("java-sdk")
+              .build());
     }
     return text("sent " + count);
   }
 
   // ---------------------------------------------------------------- helpers
 
-  private static SyncToolSpecification tool(String name, Map<String, Object> properties,
+  private static SyncToolSpecification tool(
+      String name,
+      Map<String, Object> properties,
       BiFunction<McpSyncServerExchange, CallToolRequest, CallToolResult> handler) {
     Map<String, Object> schema = Map.of("type", "object", "properties", properties);
     return SyncToolSpecification.builder()

@@ -43,7 +43,9 @@ final class Markers {
     CountDownLatch seen = new CountDownLatch(1);
     client.onListChanged(McpClient.Area.TOOLS, seen::countDown);
     client.callTool("touch", args());
-    assertThat(seen.await(10, TimeUnit.SECONDS)).as("the marker tools/list_changed arrived").isTrue();
+    assertThat(seen.await(10, TimeUnit.SECONDS))
+        .as("the marker tools/list_changed arrived")
+        .isTrue();
   }
 
   /** A {@code notifications/resources/updated} for {@code uri}, from {@code update_resource}, on a new subscription. */
@@ -51,7 +53,9 @@ final class Markers {
     CountDownLatch seen = new CountDownLatch(1);
     try (ResourceSubscription marker = client.subscribe(uri, u -> seen.countDown())) {
       client.callTool("update_resource", args());
-      assertThat(seen.await(10, TimeUnit.SECONDS)).as("the marker resources/updated arrived").isTrue();
+      assertThat(seen.await(10, TimeUnit.SECONDS))
+          .as("the marker resources/updated arrived")
+          .isTrue();
     }
   }
 

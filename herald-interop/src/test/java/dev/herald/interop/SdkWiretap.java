@@ -28,7 +28,11 @@ final class SdkWiretap implements McpClientTransport {
 
   /** Waits until a notification with {@code method} came in. */
   void awaitNotification(String method) {
-    eventually(() -> inbound.stream().anyMatch(m -> m instanceof JSONRPCNotification n && n.method().equals(method)), method + " arrives");
+    eventually(
+        () ->
+            inbound.stream()
+                .anyMatch(m -> m instanceof JSONRPCNotification n && n.method().equals(method)),
+        method + " arrives");
   }
 
   @Override

@@ -1,10 +1,10 @@
 package dev.herald.interop;
 
-import dev.herald.session.CountingEventListener;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.session.CountingEventListener;
 import dev.herald.testing.HeraldJar;
 import dev.herald.wire.McpJson;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +23,8 @@ import tools.jackson.databind.JsonNode;
 class TypeScriptClientIT {
 
   private static JsonNode runClient(List<String> target) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("node", TsPeer.dir().resolve("client.mjs").toString()));
+    List<String> cmd =
+        new ArrayList<>(List.of("node", TsPeer.dir().resolve("client.mjs").toString()));
     cmd.addAll(target);
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     byte[] out = p.getInputStream().readAllBytes();
@@ -43,7 +44,8 @@ class TypeScriptClientIT {
   @Test
   void typeScriptClientDrivesHeraldServerOverStreamableHttp() throws Exception {
     CountingEventListener events = new CountingEventListener();
-    try (McpHttpServer http = McpHttpServer.builder().server(DemoFixture.server(events)).port(0).build().start()) {
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server(events)).port(0).build().start()) {
       assertEverythingArrived(runClient(List.of(http.uri().toString())));
       assertThat(events.slowReaderCloses()).isZero();
     }
@@ -51,12 +53,19 @@ class TypeScriptClientIT {
 
   /** The progress values of one call as the TS transport received them; they end at 5, then its response. */
   private static List<Double> progressBeforeResponse(JsonNode wire) {
-    assertThat(wire.get(wire.size() - 1).has("response")).as("the call's response comes last: %s", wire).isTrue();
+    assertThat(wire.get(wire.size() - 1).has("response"))
+        .as("the call's response comes last: %s", wire)
+        .isTrue();
     List<Double> written = new ArrayList<>();
     for (int i = 0; i < wire.size() - 1; i++) {
       written.add(wire.get(i).get("progress").doubleValue());
     }
-    assertThat(written).as("progress on the wire before the response").isNotEmpty().isSorted().doesNotHaveDuplicates().endsWith(5.0);
+    assertThat(written)
+        .as("progress on the wire before the response")
+        .isNotEmpty()
+        .isSorted()
+        .doesNotHaveDuplicates()
+        .endsWith(5.0);
     return written;
   }
 
@@ -79,11 +88,16 @@ class TypeScriptClientIT {
     // load the final value can be missing. At least one update, strictly increasing, none above
     // the total, all with total 5, each one Herald wrote.
     List<Double> values = new ArrayList<>();
-    seen.get("progress").forEach(p -> {
-      values.add(p.get("progress").doubleValue());
-      assertThat(p.get("total").doubleValue()).isEqualTo(5.0);
-    });
-    assertThat(values).isNotEmpty().isSorted().doesNotHaveDuplicates().allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(5.0));
+    seen.get("progress")
+        .forEach(p -> {
+          values.add(p.get("progress").doubleValue());
+          assertThat(p.get("total").doubleValue()).isEqualTo(5.0);
+        });
+    assertThat(values)
+        .isNotEmpty()
+        .isSorted()
+        .doesNotHaveDuplicates()
+        .allSatisfy(v -> assertThat(v).isLessThanOrEqualTo(5.0));
     assertThat(written).containsAll(values);
 
     // Logs: the two info messages, not the debug ones (the level is info).
@@ -102,7 +116,8 @@ class TypeScriptClientIT {
     assertThat(seen.get("afterCancel").stringValue()).isEqualTo("still here");
 
     // Server-to-client requests answered by the TS client's handlers, tied to the tool call.
-    assertThat(seen.get("sampling").stringValue()).isEqualTo("LLM response: echo of hello from herald");
+    assertThat(seen.get("sampling").stringValue())
+        .isEqualTo("LLM response: echo of hello from herald");
     assertThat(seen.get("elicitation").stringValue()).contains("action=accept").contains("ts-user");
   }
 }

@@ -33,7 +33,8 @@ public final class Eventually {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("timed out after " + timeout.toMillis() + " ms waiting until " + what);
+        throw new AssertionError(
+            "timed out after " + timeout.toMillis() + " ms waiting until " + what);
       }
       LockSupport.parkNanos(POLL_NANOS);
       if (Thread.interrupted()) {

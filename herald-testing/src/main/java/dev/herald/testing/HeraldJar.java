@@ -19,7 +19,10 @@ public final class HeraldJar {
    * @throws IllegalStateException if it was not built
    */
   public static Path path() {
-    Path jar = Path.of(System.getProperty("herald.jar", "../herald-cli/target/herald.jar")).toAbsolutePath().normalize();
+    Path jar =
+        Path.of(System.getProperty("herald.jar", "../herald-cli/target/herald.jar"))
+            .toAbsolutePath()
+            .normalize();
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("herald.jar not built (run mvn verify): " + jar);
     }

@@ -23,11 +23,17 @@ import tools.jackson.databind.json.JsonMapper;
 public class RawHttpClient {
   /** The JDK client, HTTP/1.1. */
   public final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
+
   /** The MCP endpoint. */
   public final URI uri;
+
   /** The session id sent as {@code Mcp-Session-Id}; set by {@link #initialize()}, a test may forge it. */
   public @Nullable String session;
+
   private int nextId = 1;
 
   public RawHttpClient(URI uri) {
@@ -52,11 +58,13 @@ public class RawHttpClient {
     return send(request().POST(HttpRequest.BodyPublishers.ofString(q(body))));
   }
 
-  public HttpResponse<Stream<String>> send(HttpRequest.Builder b) throws IOException, InterruptedException {
+  public HttpResponse<Stream<String>> send(HttpRequest.Builder b)
+      throws IOException, InterruptedException {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofLines());
   }
 
-  public HttpResponse<String> sendForString(HttpRequest.Builder b) throws IOException, InterruptedException {
+  public HttpResponse<String> sendForString(HttpRequest.Builder b)
+      throws IOException, InterruptedException {
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
   }
 
@@ -77,7 +85,8 @@ public class RawHttpClient {
    * {@code initialize} and {@code notifications/initialized}, keeping whatever session id came back;
    * returns the initialize response with its body unread.
    */
-  public HttpResponse<Stream<String>> initializeResponse() throws IOException, InterruptedException {
+  public HttpResponse<Stream<String>> initializeResponse()
+      throws IOException, InterruptedException {
     HttpResponse<Stream<String>> r = post(INITIALIZE);
     session = r.headers().firstValue("Mcp-Session-Id").orElse(null);
     initialized();
@@ -105,8 +114,14 @@ public class RawHttpClient {
   public HttpResponse<Stream<String>> call(int id, String tool, @Nullable String progressToken)
       throws IOException, InterruptedException {
     String meta = progressToken == null ? "" : ",'_meta':{'progressToken':'" + progressToken + "'}";
-    return post("{'jsonrpc':'2.0','id':" + id + ",'method':'tools/call','params':{'name':'" + tool + "','arguments':{}"
-        + meta + "}}");
+    return post(
+        "{'jsonrpc':'2.0','id':"
+            + id
+            + ",'method':'tools/call','params':{'name':'"
+            + tool
+            + "','arguments':{}"
+            + meta
+            + "}}");
   }
 
   /** Opens a GET stream, optionally resuming after {@code lastEventId}; it must answer 200. */
@@ -118,9 +133,14 @@ public class RawHttpClient {
     return new SseReader(r.body());
   }
 
-  public HttpResponse<Stream<String>> getResponse(@Nullable String lastEventId) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri).GET().timeout(Duration.ofSeconds(20))
-        .header("Accept", "text/event-stream").header("MCP-Protocol-Version", "2025-11-25");
+  public HttpResponse<Stream<String>> getResponse(@Nullable String lastEventId)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .GET()
+            .timeout(Duration.ofSeconds(20))
+            .header("Accept", "text/event-stream")
+            .header("MCP-Protocol-Version", "2025-11-25");
     if (session != null) {
       b.header("Mcp-Session-Id", session);
     }
@@ -156,7 +176,8 @@ public class RawHttpClient {
       String method = m.get("method").asString();
       JsonNode p = m.get("params");
       return switch (method) {
-        case "notifications/progress" -> "progress " + p.get("progressToken").asString() + " " + p.get("progress").asInt();
+        case "notifications/progress" ->
+            "progress " + p.get("progressToken").asString() + " " + p.get("progress").asInt();
         case "notifications/message" -> "log " + p.get("data").asString();
         default -> method;
       };
@@ -164,6 +185,9 @@ public class RawHttpClient {
     if (m.has("error")) {
       return "error " + m.get("id") + " " + m.get("error").get("code").asInt();
     }
-    return "result " + m.get("id") + " " + m.get("result").get("content").get(0).get("text").asString();
+    return "result "
+        + m.get("id")
+        + " "
+        + m.get("result").get("content").get(0).get("text").asString();
   }
 }

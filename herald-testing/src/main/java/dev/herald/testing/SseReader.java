@@ -69,8 +69,9 @@ public final class SseReader implements AutoCloseable {
             case "id" -> id = value;
             case "event" -> type = value;
             case "retry" -> retry = value;
-            case "data" -> data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
-            default -> { }
+            case "data" ->
+                data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+            default -> {}
           }
         }
       }

@@ -18,7 +18,8 @@ import java.util.function.Function;
  * <p>Thread-safe.
  */
 public final class EngineAccess {
-  private static final Map<Class<?>, Function<Object, SessionEngine>> OWNERS = new ConcurrentHashMap<>();
+  private static final Map<Class<?>, Function<Object, SessionEngine>> OWNERS =
+      new ConcurrentHashMap<>();
 
   private EngineAccess() {}
 
@@ -30,7 +31,8 @@ public final class EngineAccess {
   public static <T> void register(Class<T> owner, Function<? super T, SessionEngine> engine) {
     Objects.requireNonNull(engine, "engine");
     if (OWNERS.putIfAbsent(owner, o -> engine.apply(owner.cast(o))) != null) {
-      throw new IllegalStateException("an engine accessor for " + owner.getName() + " was already registered");
+      throw new IllegalStateException(
+          "an engine accessor for " + owner.getName() + " was already registered");
     }
   }
 
@@ -43,7 +45,8 @@ public final class EngineAccess {
   public static SessionEngine of(Object owner) {
     Function<Object, SessionEngine> engine = OWNERS.get(owner.getClass());
     if (engine == null) {
-      throw new IllegalArgumentException("no session engine behind a " + owner.getClass().getName());
+      throw new IllegalArgumentException(
+          "no session engine behind a " + owner.getClass().getName());
     }
     return engine.apply(owner);
   }

@@ -45,7 +45,9 @@ public final class ExceptionTranslation {
     if (failure instanceof McpException) {
       return Kind.PROTOCOL;
     }
-    if (failure instanceof CancelledException || failure instanceof InterruptedException || call.cancellation().isCancelled()) {
+    if (failure instanceof CancelledException
+        || failure instanceof InterruptedException
+        || call.cancellation().isCancelled()) {
       return Kind.CANCELLED;
     }
     return Kind.BUG;
@@ -61,10 +63,12 @@ public final class ExceptionTranslation {
       throw vme;
     }
     return switch (classify(failure, call)) {
-      case PROTOCOL -> new JsonRpcMessage.Error(call.id(), ((McpException) failure).toErrorObject());
+      case PROTOCOL ->
+          new JsonRpcMessage.Error(call.id(), ((McpException) failure).toErrorObject());
       case CANCELLED -> error(call, ErrorCodes.REQUEST_CANCELLED, "Request cancelled");
       case BUG -> {
-        LOG.log(Level.WARNING, "[" + session + "] handler for " + call.method() + " failed", failure);
+        LOG.log(
+            Level.WARNING, "[" + session + "] handler for " + call.method() + " failed", failure);
         yield error(call, ErrorCodes.INTERNAL_ERROR, "Internal error");
       }
     };

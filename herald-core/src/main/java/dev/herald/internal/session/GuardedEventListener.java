@@ -28,12 +28,17 @@ final class GuardedEventListener implements EventListener {
   /** {@code listener} guarded; {@link EventListener#NONE} as it is. */
   @SuppressWarnings("ReferenceEquality") // NONE is a singleton: identity is the question
   static EventListener guard(EventListener listener) {
-    return listener == NONE || listener instanceof GuardedEventListener ? listener : new GuardedEventListener(listener);
+    return listener == NONE || listener instanceof GuardedEventListener
+        ? listener
+        : new GuardedEventListener(listener);
   }
 
   private void failed(String callback, RuntimeException e) {
     Level level = warned.compareAndSet(false, true) ? Level.WARNING : Level.DEBUG;
-    LOG.log(level, "event listener " + delegate.getClass().getName() + " threw from " + callback + "; ignored", e);
+    LOG.log(
+        level,
+        "event listener " + delegate.getClass().getName() + " threw from " + callback + "; ignored",
+        e);
   }
 
   @Override
@@ -64,7 +69,8 @@ final class GuardedEventListener implements EventListener {
   }
 
   @Override
-  public void requestEnded(String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
+  public void requestEnded(
+      String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
     try {
       delegate.requestEnded(method, id, elapsed, outcome, errorCode);
     } catch (RuntimeException e) {

@@ -33,7 +33,10 @@ public final class InboundCall {
   private volatile @Nullable Thread thread;
 
   InboundCall(
-      SessionEngine engine, JsonRpcMessage.Request request, ProgressReporter progress, @Nullable ProgressToken progressToken) {
+      SessionEngine engine,
+      JsonRpcMessage.Request request,
+      ProgressReporter progress,
+      @Nullable ProgressToken progressToken) {
     this.engine = engine;
     this.request = request;
     this.progress = progress;

@@ -129,6 +129,9 @@ public final class MessageSanitizer {
 
   private static boolean isInvisibleFormat(int cp) {
     int type = Character.getType(cp);
-    return type == Character.FORMAT || type == Character.PRIVATE_USE || type == Character.SURROGATE || type == Character.UNASSIGNED;
+    return type == Character.FORMAT
+        || type == Character.PRIVATE_USE
+        || type == Character.SURROGATE
+        || type == Character.UNASSIGNED;
   }
 }

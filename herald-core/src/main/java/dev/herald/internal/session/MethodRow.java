@@ -54,8 +54,9 @@ public record MethodRow<S, P, R>(
 
   public MethodRow {
     Objects.requireNonNull(method, "method");
-    versions = java.util.Collections.unmodifiableSet(
-        versions.isEmpty() ? EnumSet.noneOf(ProtocolVersion.class) : EnumSet.copyOf(versions));
+    versions =
+        java.util.Collections.unmodifiableSet(
+            versions.isEmpty() ? EnumSet.noneOf(ProtocolVersion.class) : EnumSet.copyOf(versions));
   }
 
   /** Starts a request row. */
@@ -118,7 +119,8 @@ public record MethodRow<S, P, R>(
     public <S> MethodRow<S, P, R> handler(Handler<S, P, R> handler) {
       Set<ProtocolVersion> versions = EnumSet.noneOf(ProtocolVersion.class);
       Arrays.stream(ProtocolVersion.values()).filter(existsIn).forEach(versions::add);
-      return new MethodRow<>(method, kind, params, result, versions, capability, beforeInitialized, handler);
+      return new MethodRow<>(
+          method, kind, params, result, versions, capability, beforeInitialized, handler);
     }
   }
 }

@@ -99,8 +99,10 @@ public final class MethodTable<S> {
    *
    * @throws IllegalArgumentException if two rows name the same method
    */
-  public static <S> MethodTable<S> of(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> interceptors, Role<S> role) {
-    return new MethodTable<>(List.copyOf(rows), List.copyOf(interceptors), Objects.requireNonNull(role, "role"));
+  public static <S> MethodTable<S> of(
+      List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> interceptors, Role<S> role) {
+    return new MethodTable<>(
+        List.copyOf(rows), List.copyOf(interceptors), Objects.requireNonNull(role, "role"));
   }
 
   /** The request row for {@code method}, or {@code null}. */
@@ -114,7 +116,9 @@ public final class MethodTable<S> {
    * @throws Exception what the chain threw; {@link ExceptionTranslation} decides what it becomes
    */
   public JsonNode dispatch(S session, InboundCall call) throws Exception {
-    RealChain<S> first = new RealChain<>(chain, 0, session, call, role.version(session, call), requests.get(call.method()));
+    RealChain<S> first =
+        new RealChain<>(
+            chain, 0, session, call, role.version(session, call), requests.get(call.method()));
     return first.proceed();
   }
 
@@ -124,25 +128,32 @@ public final class MethodTable<S> {
    * Role#declaredForNotification}); otherwise the engine drops the notification and reports it as
    * {@link dev.herald.session.EventListener.DropReason#NOT_DECLARED}.
    */
-  public void registerNotifications(SessionEngine.Builder engine, java.util.function.Supplier<S> session) {
+  public void registerNotifications(
+      SessionEngine.Builder engine, java.util.function.Supplier<S> session) {
     for (MethodRow<S, ?, ?> row : notifications.values()) {
       Capability needed = row.capability();
-      engine.onNotification(row.method(), new NotificationHandler() {
-        @Override
-        public void handle(tools.jackson.databind.node.@Nullable ObjectNode params) {
-          MethodTable.notify(row, session.get(), params);
-        }
+      engine.onNotification(
+          row.method(),
+          new NotificationHandler() {
+            @Override
+            public void handle(tools.jackson.databind.node.@Nullable ObjectNode params) {
+              MethodTable.notify(row, session.get(), params);
+            }
 
-        @Override
-        public @Nullable String missingCapability() {
-          return needed == null || role.declaredForNotification(session.get(), needed) ? null : needed.name();
-        }
-      });
+            @Override
+            public @Nullable String missingCapability() {
+              return needed == null || role.declaredForNotification(session.get(), needed)
+                  ? null
+                  : needed.name();
+            }
+          });
     }
   }
 
-  @SuppressWarnings("NullAway") // a notification has no InboundCall; notification rows never read it
-  private static <S, P, R> void notify(MethodRow<S, P, R> row, S session, tools.jackson.databind.node.@Nullable ObjectNode params) {
+  @SuppressWarnings(
+      "NullAway") // a notification has no InboundCall; notification rows never read it
+  private static <S, P, R> void notify(
+      MethodRow<S, P, R> row, S session, tools.jackson.databind.node.@Nullable ObjectNode params) {
     try {
       row.handler().handle(session, decode(row, params), null);
     } catch (RuntimeException e) {
@@ -152,8 +163,10 @@ public final class MethodTable<S> {
     }
   }
 
-  @SuppressWarnings("NullAway") // a Void row's params are null, the only Void value; its handler ignores them
-  static <P> P decode(MethodRow<?, P, ?> row, tools.jackson.databind.node.@Nullable ObjectNode params) {
+  @SuppressWarnings(
+      "NullAway") // a Void row's params are null, the only Void value; its handler ignores them
+  static <P> P decode(
+      MethodRow<?, P, ?> row, tools.jackson.databind.node.@Nullable ObjectNode params) {
     return row.paramsType() == Void.class ? null : McpJson.fromTree(params, row.paramsType());
   }
 
@@ -167,12 +180,19 @@ public final class MethodTable<S> {
         throw McpException.methodNotFound(chain.method());
       }
       ProtocolVersion v = c.version();
-      boolean exists = v != null
-          ? row.existsIn(v)
-          : ProtocolVersion.legacyVersions().stream().anyMatch(row::existsIn); // before initialize
+      boolean exists =
+          v != null
+              ? row.existsIn(v)
+              : ProtocolVersion.legacyVersions().stream()
+                  .anyMatch(row::existsIn); // before initialize
       if (!exists) {
-        throw new McpException(ErrorCodes.METHOD_NOT_FOUND, "Method not found: " + chain.method()
-            + (v == null ? " (send initialize first)" : " is not part of protocol version " + v.wire()));
+        throw new McpException(
+            ErrorCodes.METHOD_NOT_FOUND,
+            "Method not found: "
+                + chain.method()
+                + (v == null
+                    ? " (send initialize first)"
+                    : " is not part of protocol version " + v.wire()));
       }
       return chain.proceed();
     }
@@ -183,7 +203,9 @@ public final class MethodTable<S> {
     @Override
     public JsonNode intercept(Chain<S> chain) throws Exception {
       if (!((RealChain<S>) chain).row().beforeInitialized() && !role.initialized(chain.session())) {
-        throw new McpException(ErrorCodes.INVALID_REQUEST, "Invalid request: the session is not initialized; send initialize first");
+        throw new McpException(
+            ErrorCodes.INVALID_REQUEST,
+            "Invalid request: the session is not initialized; send initialize first");
       }
       return chain.proceed();
     }
@@ -197,8 +219,15 @@ public final class MethodTable<S> {
       Capability needed = c.row().capability();
       if (needed != null && !role.declared(chain.session(), needed, c.call())) {
         String who = needed instanceof Capability.OfServer ? "server" : "client";
-        throw new McpException(ErrorCodes.METHOD_NOT_FOUND,
-            "Method not found: " + chain.method() + " (the " + who + " did not declare the " + needed.name() + " capability)");
+        throw new McpException(
+            ErrorCodes.METHOD_NOT_FOUND,
+            "Method not found: "
+                + chain.method()
+                + " (the "
+                + who
+                + " did not declare the "
+                + needed.name()
+                + " capability)");
       }
       return chain.proceed();
     }
@@ -212,7 +241,8 @@ public final class MethodTable<S> {
       return invoke(c.row(), chain.session(), c.call());
     }
 
-    private static <S, P, R> JsonNode invoke(MethodRow<S, P, R> row, S session, InboundCall call) throws Exception {
+    private static <S, P, R> JsonNode invoke(MethodRow<S, P, R> row, S session, InboundCall call)
+        throws Exception {
       R result = row.handler().handle(session, decode(row, call.params()), call);
       if (result == null) {
         return McpJson.object();

@@ -51,8 +51,10 @@ final class PendingCall implements OutboundCall {
     this.originatedBy = originatedBy;
     this.tracker = tracker;
     this.callbacks = callbacks;
-    this.idleNanos = options.idleTimeout() == null ? Long.MAX_VALUE : options.idleTimeout().toNanos();
-    this.deadline = options.timeout() == null ? Long.MAX_VALUE : saturatedAdd(now, options.timeout().toNanos());
+    this.idleNanos =
+        options.idleTimeout() == null ? Long.MAX_VALUE : options.idleTimeout().toNanos();
+    this.deadline =
+        options.timeout() == null ? Long.MAX_VALUE : saturatedAdd(now, options.timeout().toNanos());
     this.lastActivity = now;
   }
 
@@ -91,7 +93,8 @@ final class PendingCall implements OutboundCall {
 
   @Override
   public boolean cancel(String reason) {
-    return engine.cancelOutbound(this, reason, new CancelledException(reason), ProgressRecord.Terminal.CANCELLED);
+    return engine.cancelOutbound(
+        this, reason, new CancelledException(reason), ProgressRecord.Terminal.CANCELLED);
   }
 
   @Override
@@ -122,7 +125,8 @@ final class PendingCall implements OutboundCall {
   }
 
   long nextDeadline() {
-    long idleAt = idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(lastActivity, idleNanos);
+    long idleAt =
+        idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(lastActivity, idleNanos);
     return Math.min(idleAt, deadline);
   }
 
@@ -142,7 +146,11 @@ final class PendingCall implements OutboundCall {
    * completes, both on the call's callback executor so the caller sees the final value before the
    * result. Returns false if the call had already ended.
    */
-  boolean finish(ProgressRecord.Terminal how, @Nullable JsonNode result, @Nullable Throwable failure, ProgressRegistry registry) {
+  boolean finish(
+      ProgressRecord.Terminal how,
+      @Nullable JsonNode result,
+      @Nullable Throwable failure,
+      ProgressRegistry registry) {
     return finish(how, result, failure, registry, null);
   }
 
@@ -171,10 +179,20 @@ final class PendingCall implements OutboundCall {
       registry.close(tracker, how);
       if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
         ProgressRecord r = tracker.record();
-        LOG.log(System.Logger.Level.DEBUG,
+        LOG.log(
+            System.Logger.Level.DEBUG,
             "{0} {1} ended by {2}: progress token {3}, {4} accepted, {5} refused {6}, {7} rendered, last {8}, total {9}, {10} ms",
-            method, id, how, r.tokenHash(), r.accepted(), r.rejectedTotal(), r.rejected(), r.rendered(),
-            r.lastProgress(), r.totalKnown() ? "known" : "unknown", r.elapsed().toMillis());
+            method,
+            id,
+            how,
+            r.tokenHash(),
+            r.accepted(),
+            r.rejectedTotal(),
+            r.rejected(),
+            r.rendered(),
+            r.lastProgress(),
+            r.totalKnown() ? "known" : "unknown",
+            r.elapsed().toMillis());
       }
     }
     callbacks.execute(() -> {

@@ -84,19 +84,24 @@ public final class ProgressEmitter implements ProgressReporter {
   public boolean report(double progress, @Nullable Double total, @Nullable String message) {
     lock.lock();
     try {
-      ProgressRejection why = closed ? ProgressRejection.LATE
-          : !Double.isFinite(progress) || (total != null && !Double.isFinite(total)) ? ProgressRejection.NON_FINITE
-          : total != null && total <= 0 ? ProgressRejection.INVALID_TOTAL
-          : hasLast && progress <= last ? ProgressRejection.NOT_INCREASING
-          : null;
+      ProgressRejection why =
+          closed
+              ? ProgressRejection.LATE
+              : !Double.isFinite(progress) || (total != null && !Double.isFinite(total))
+                  ? ProgressRejection.NON_FINITE
+                  : total != null && total <= 0
+                      ? ProgressRejection.INVALID_TOTAL
+                      : hasLast && progress <= last ? ProgressRejection.NOT_INCREASING : null;
       if (why != null) {
         events.progressReportRefused(why);
         return false;
       }
       hasLast = true;
       last = progress;
-      // the receiver keeps at most MessageSanitizer.MAX_LENGTH characters of plain text: send no more
-      pending = ProgressNotificationParams.of(token, progress, total, MessageSanitizer.sanitize(message));
+      // the receiver keeps at most MessageSanitizer.MAX_LENGTH characters of plain text: send no
+      // more
+      pending =
+          ProgressNotificationParams.of(token, progress, total, MessageSanitizer.sanitize(message));
       long now = ticker.nanos();
       if (!everSent || now - lastSentAt >= intervalNanos) {
         sendPendingLocked(now);
@@ -112,7 +117,8 @@ public final class ProgressEmitter implements ProgressReporter {
   @Override
   public boolean percent(long done, long of, @Nullable String message) {
     if (of <= 0 || done < 0) {
-      events.progressReportRefused(of <= 0 ? ProgressRejection.INVALID_TOTAL : ProgressRejection.NOT_INCREASING);
+      events.progressReportRefused(
+          of <= 0 ? ProgressRejection.INVALID_TOTAL : ProgressRejection.NOT_INCREASING);
       return false;
     }
     long pct = wholePercent(Math.min(done, of), of);
@@ -133,7 +139,10 @@ public final class ProgressEmitter implements ProgressReporter {
     if (done <= Long.MAX_VALUE / 100) {
       return done * 100 / of;
     }
-    return BigInteger.valueOf(done).multiply(BigInteger.valueOf(100)).divide(BigInteger.valueOf(of)).longValueExact();
+    return BigInteger.valueOf(done)
+        .multiply(BigInteger.valueOf(100))
+        .divide(BigInteger.valueOf(of))
+        .longValueExact();
   }
 
   private void flushFromTimer() {
@@ -191,7 +200,8 @@ public final class ProgressEmitter implements ProgressReporter {
         try {
           sendPendingLocked(ticker.nanos());
         } catch (RuntimeException e) {
-          // the connection may be gone (the session reported the drop); the response will fail the same way
+          // the connection may be gone (the session reported the drop); the response will fail the
+          // same way
         }
       }
       closed = true;
@@ -209,7 +219,8 @@ public final class ProgressEmitter implements ProgressReporter {
         timer = null;
       }
       if (pending != null && !closed) {
-        events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.REQUEST_CANCELLED);
+        events.notificationDropped(
+            EventListener.Family.PROGRESS, EventListener.DropReason.REQUEST_CANCELLED);
       }
       pending = null;
       closed = true;

@@ -23,7 +23,8 @@ public final class ProgressRegistry {
   /** How many closed tokens are remembered to tell "late" from "unknown". */
   public static final int TOMBSTONES = 1024;
 
-  private final ConcurrentHashMap<ProgressToken, ProgressTracker> active = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ProgressToken, ProgressTracker> active =
+      new ConcurrentHashMap<>();
   // guarded by its own monitor (short, non-blocking sections: no ReentrantLock per session)
   private final LinkedHashMap<ProgressToken, Tombstone> tombstones =
       new LinkedHashMap<>(64, 0.75f, false) {

@@ -19,8 +19,9 @@ public final class ProgressTokens {
   /** A short, non-reversible label for a token, for logs and records. */
   public static String hash(ProgressToken token) {
     try {
-      byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-          .digest(token.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      byte[] digest =
+          java.security.MessageDigest.getInstance("SHA-256")
+              .digest(token.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest, 0, 6);
     } catch (java.security.NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is required by every JDK", e);

@@ -35,7 +35,8 @@ public final class ProgressTracker {
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final Executor callbacks;
-  private final LongConsumer onAccepted; // gets the acceptance time; runs under lock, must not block
+  private final LongConsumer
+      onAccepted; // gets the acceptance time; runs under lock, must not block
   private final long startedAt;
 
   // guarded by lock
@@ -172,7 +173,8 @@ public final class ProgressTracker {
     everRendered = true;
     lastRenderAt = now;
     rendered++;
-    return new ProgressUpdate(last, total, message, Duration.ofNanos(now - startedAt), accepted, isLast);
+    return new ProgressUpdate(
+        last, total, message, Duration.ofNanos(now - startedAt), accepted, isLast);
   }
 
   private void deliver(@Nullable ProgressUpdate update) {

@@ -24,8 +24,13 @@ final class RealChain<S> implements Interceptor.Chain<S> {
   private final @Nullable MethodRow<S, ?, ?> row;
   private int calls;
 
-  RealChain(List<Interceptor<S>> interceptors, int index, S session, InboundCall call,
-      @Nullable ProtocolVersion version, @Nullable MethodRow<S, ?, ?> row) {
+  RealChain(
+      List<Interceptor<S>> interceptors,
+      int index,
+      S session,
+      InboundCall call,
+      @Nullable ProtocolVersion version,
+      @Nullable MethodRow<S, ?, ?> row) {
     this.interceptors = interceptors;
     this.index = index;
     this.session = session;
@@ -72,15 +77,23 @@ final class RealChain<S> implements Interceptor.Chain<S> {
   @Override
   public JsonNode proceed() throws Exception {
     if (index >= interceptors.size()) {
-      throw new IllegalStateException("the last interceptor (" + name(index - 1) + ") must not call proceed()");
+      throw new IllegalStateException(
+          "the last interceptor (" + name(index - 1) + ") must not call proceed()");
     }
     if (++calls > 1) {
-      throw new IllegalStateException("interceptor " + name(index - 1) + " must call proceed() exactly once, called it " + calls + " times");
+      throw new IllegalStateException(
+          "interceptor "
+              + name(index - 1)
+              + " must call proceed() exactly once, called it "
+              + calls
+              + " times");
     }
     Interceptor<S> next = interceptors.get(index);
-    JsonNode result = next.intercept(new RealChain<>(interceptors, index + 1, session, call, version, row));
+    JsonNode result =
+        next.intercept(new RealChain<>(interceptors, index + 1, session, call, version, row));
     if (result == null) {
-      throw new IllegalStateException("interceptor " + name(index) + " returned null; return a result or throw McpException");
+      throw new IllegalStateException(
+          "interceptor " + name(index) + " returned null; return a result or throw McpException");
     }
     return result;
   }

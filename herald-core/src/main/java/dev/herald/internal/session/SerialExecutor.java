@@ -27,7 +27,8 @@ final class SerialExecutor implements Executor {
         try {
           next.run();
         } catch (RuntimeException e) {
-          System.getLogger("dev.herald.session").log(System.Logger.Level.WARNING, "callback failed", e);
+          System.getLogger("dev.herald.session")
+              .log(System.Logger.Level.WARNING, "callback failed", e);
         }
       }
       running.set(false);

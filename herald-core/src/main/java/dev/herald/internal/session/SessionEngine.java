@@ -1,10 +1,10 @@
 package dev.herald.internal.session;
 
-import dev.herald.session.EventListener;
-import dev.herald.session.ProgressRejection;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.EventListener;
 import dev.herald.session.ProgressRecord;
+import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressReporter;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
@@ -69,18 +69,25 @@ public final class SessionEngine {
 
   private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens =
+      new ConcurrentHashMap<>();
   private final ProgressRegistry progress = new ProgressRegistry();
   private final AtomicLong nextId = new AtomicLong(1);
+
   /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
-  private final java.util.concurrent.atomic.AtomicInteger unanswered = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger unanswered =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
+
   /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
   private final EventListener listener;
+
   private final EventListener events;
+
   /** Whether anyone listens: with the no-op listener the hot paths skip building events. */
   private final boolean listening;
 
@@ -197,7 +204,11 @@ public final class SessionEngine {
    *     request's stream and cancelled with it), or {@code null}
    * @throws TransportException if the session is closed
    */
-  public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options, @Nullable RequestId originatedBy) {
+  public OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy) {
     return request(method, params, options, originatedBy, null);
   }
 
@@ -227,21 +238,29 @@ public final class SessionEngine {
     PendingCall[] self = new PendingCall[1];
     if (effective.progress() != null) {
       ProgressToken token = ProgressTokens.random();
-      tracker = new ProgressTracker(
-          token, effective.progress(), effective.renderInterval(), ticker, scheduler, callbacks,
-          acceptedAt -> {
-            PendingCall c = self[0];
-            if (c != null) {
-              c.touch(acceptedAt);
-            }
-          });
+      tracker =
+          new ProgressTracker(
+              token,
+              effective.progress(),
+              effective.renderInterval(),
+              ticker,
+              scheduler,
+              callbacks,
+              acceptedAt -> {
+                PendingCall c = self[0];
+                if (c != null) {
+                  c.touch(acceptedAt);
+                }
+              });
       sentParams = params == null ? McpJson.object() : params.deepCopy();
       JsonNode meta = sentParams.get("_meta");
       ObjectNode metaObj = meta instanceof ObjectNode o ? o : McpJson.object();
       metaObj.set("progressToken", McpJson.toTree(token));
       sentParams.set("_meta", metaObj);
     }
-    PendingCall call = new PendingCall(this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
+    PendingCall call =
+        new PendingCall(
+            this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
     self[0] = call;
     if (tracker != null) {
       progress.register(tracker);
@@ -250,7 +269,11 @@ public final class SessionEngine {
     if (closed.get()) {
       // shutdown() may have swept the table before our entry landed: fail it here, once
       pending.remove(id, call);
-      call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, new TransportException("session closed"), progress);
+      call.finish(
+          ProgressRecord.Terminal.CONNECTION_CLOSED,
+          null,
+          new TransportException("session closed"),
+          progress);
       return call;
     }
     call.armTimer(scheduler, now);
@@ -294,7 +317,8 @@ public final class SessionEngine {
   /** A notification that could not be sent: the session is closed or closing. */
   private void lost(String method) {
     if (listening) {
-      events.notificationDropped(EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
+      events.notificationDropped(
+          EventListener.Family.of(method), EventListener.DropReason.SESSION_CLOSED);
     }
   }
 
@@ -340,7 +364,8 @@ public final class SessionEngine {
    * command-line tool that exits) must not overtake it. {@code initialize} is never cancelled (the
    * specification forbids it): the connection is closed instead.
    */
-  boolean cancelOutbound(PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
+  boolean cancelOutbound(
+      PendingCall call, String reason, CancelledException failure, ProgressRecord.Terminal how) {
     if (call.isDone()) {
       return false;
     }
@@ -348,11 +373,17 @@ public final class SessionEngine {
     // finds no entry and is counted as late.
     pending.remove(call.id(), call);
     boolean initialize = McpMethods.INITIALIZE.equals(call.method());
-    if (!call.finish(how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
+    if (!call.finish(
+        how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
       return false;
     }
     if (initialize) {
-      LOG.log(Level.DEBUG, "[{0}] initialize {1} ended ({2}): closing the connection instead of cancelling it", name, call.id(), reason);
+      LOG.log(
+          Level.DEBUG,
+          "[{0}] initialize {1} ended ({2}): closing the connection instead of cancelling it",
+          name,
+          call.id(),
+          reason);
       shutdown(null);
     }
     return true;
@@ -365,7 +396,8 @@ public final class SessionEngine {
     try {
       transport.send(
           new JsonRpcMessage.Notification(
-              McpMethods.CANCELLED, McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
+              McpMethods.CANCELLED,
+              McpJson.toObject(CancelledNotificationParams.of(call.id(), reason))),
           call.originatedBy());
       events.notificationSent(EventListener.Family.CANCELLED);
     } catch (RuntimeException e) {
@@ -389,7 +421,9 @@ public final class SessionEngine {
         call,
         reason,
         new TimeoutException(which, call.method() + " timed out (" + reason + ")"),
-        which == TimeoutException.Clock.IDLE ? ProgressRecord.Terminal.TIMEOUT_IDLE : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+        which == TimeoutException.Clock.IDLE
+            ? ProgressRecord.Terminal.TIMEOUT_IDLE
+            : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
   }
 
   // ---------------------------------------------------------------- inbound
@@ -441,16 +475,20 @@ public final class SessionEngine {
     }
   }
 
-  private void onResponse(RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
+  private void onResponse(
+      RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.remove(id);
     if (call == null) {
       events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
       return;
     }
-    boolean won = error != null
-        ? call.finish(ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
-        : call.finish(ProgressRecord.Terminal.RESPONSE, result, null, progress, call.inOrder(result));
+    boolean won =
+        error != null
+            ? call.finish(
+                ProgressRecord.Terminal.ERROR, null, McpException.fromError(error), progress)
+            : call.finish(
+                ProgressRecord.Terminal.RESPONSE, result, null, progress, call.inOrder(result));
     if (!won) {
       // a local cancel or timeout ended the call between our removal and our finish
       events.responseIgnored(id);
@@ -464,12 +502,22 @@ public final class SessionEngine {
     }
     if (inFlight.containsKey(r.id())) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_REQUEST);
-      sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_REQUEST, "Invalid request: id " + r.id() + " is already in use by an active request"), null);
+      sendQuietly(
+          errorResponse(
+              r.id(),
+              ErrorCodes.INVALID_REQUEST,
+              "Invalid request: id " + r.id() + " is already in use by an active request"),
+          null);
       return;
     }
     if (inFlight.size() >= maxInFlight) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.LIMIT_EXCEEDED);
-      sendQuietly(errorResponse(r.id(), ErrorCodes.LIMIT_EXCEEDED, "Too many requests in flight (limit " + maxInFlight + ")"), r.id());
+      sendQuietly(
+          errorResponse(
+              r.id(),
+              ErrorCodes.LIMIT_EXCEEDED,
+              "Too many requests in flight (limit " + maxInFlight + ")"),
+          r.id());
       return;
     }
     ProgressToken token = null;
@@ -478,7 +526,10 @@ public final class SessionEngine {
     if (meta != null && !meta.isNull()) {
       if (!meta.isObject()) {
         events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
-        sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"), r.id());
+        sendQuietly(
+            errorResponse(
+                r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"),
+            r.id());
         return;
       }
       JsonNode t = meta.get("progressToken");
@@ -487,19 +538,29 @@ public final class SessionEngine {
           token = ProgressToken.fromJson(t);
         } catch (IllegalArgumentException e) {
           events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
-          sendQuietly(errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progressToken must be a string or an integer"), r.id());
+          sendQuietly(
+              errorResponse(
+                  r.id(),
+                  ErrorCodes.INVALID_PARAMS,
+                  "Invalid params: progressToken must be a string or an integer"),
+              r.id());
           return;
         }
       }
     }
-    ProgressReporter reporter = token == null
-        ? ProgressReporter.NONE
-        : new ProgressEmitter(token, n -> sendProgress(n, r.id()), progressInterval, ticker, scheduler, events);
+    ProgressReporter reporter =
+        token == null
+            ? ProgressReporter.NONE
+            : new ProgressEmitter(
+                token, n -> sendProgress(n, r.id()), progressInterval, ticker, scheduler, events);
     InboundCall call = new InboundCall(this, r, reporter, token);
     if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
       sendQuietly(
-          errorResponse(r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: progress token is already in use by another active request"),
+          errorResponse(
+              r.id(),
+              ErrorCodes.INVALID_PARAMS,
+              "Invalid params: progress token is already in use by another active request"),
           r.id());
       return;
     }
@@ -548,9 +609,14 @@ public final class SessionEngine {
   private void ended(InboundCall call, long startedAt, JsonRpcMessage.@Nullable Response response) {
     Duration elapsed = Duration.ofNanos(ticker.nanos() - startedAt);
     switch (response) {
-      case null -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.CANCELLED, 0);
-      case JsonRpcMessage.Error e -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.ERROR, e.error().code());
-      case JsonRpcMessage.Result r -> events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.OK, 0);
+      case null ->
+          events.requestEnded(
+              call.method(), call.id(), elapsed, EventListener.Outcome.CANCELLED, 0);
+      case JsonRpcMessage.Error e ->
+          events.requestEnded(
+              call.method(), call.id(), elapsed, EventListener.Outcome.ERROR, e.error().code());
+      case JsonRpcMessage.Result r ->
+          events.requestEnded(call.method(), call.id(), elapsed, EventListener.Outcome.OK, 0);
     }
   }
 
@@ -582,21 +648,31 @@ public final class SessionEngine {
       default -> {
         NotificationHandler h = notifications.get(n.method());
         if (h == null) {
-          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
-          LOG.log(Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
+          events.notificationDropped(
+              EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
+          LOG.log(
+              Level.DEBUG, "[{0}] dropped notification with unknown method {1}", name, n.method());
           return;
         }
         String missing = h.missingCapability();
         if (missing != null) {
-          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.NOT_DECLARED);
-          LOG.log(Level.DEBUG, "[{0}] dropped {1}: the peer did not declare {2}", name, n.method(), missing);
+          events.notificationDropped(
+              EventListener.Family.of(n.method()), EventListener.DropReason.NOT_DECLARED);
+          LOG.log(
+              Level.DEBUG,
+              "[{0}] dropped {1}: the peer did not declare {2}",
+              name,
+              n.method(),
+              missing);
           return;
         }
         try {
           h.handle(n.params());
         } catch (RuntimeException e) {
-          events.notificationDropped(EventListener.Family.of(n.method()), EventListener.DropReason.HANDLER_FAILED);
-          LOG.log(Level.DEBUG, "[" + name + "] notification handler for " + n.method() + " failed", e);
+          events.notificationDropped(
+              EventListener.Family.of(n.method()), EventListener.DropReason.HANDLER_FAILED);
+          LOG.log(
+              Level.DEBUG, "[" + name + "] notification handler for " + n.method() + " failed", e);
         }
       }
     }
@@ -607,16 +683,19 @@ public final class SessionEngine {
     try {
       p = McpJson.fromTree(params, CancelledNotificationParams.class);
     } catch (McpException e) {
-      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
+      events.notificationDropped(
+          EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
       return;
     }
     if (p.requestId() == null) {
-      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
+      events.notificationDropped(
+          EventListener.Family.CANCELLED, EventListener.DropReason.MALFORMED);
       return;
     }
     InboundCall call = inFlight.get(p.requestId());
     if (call == null || McpMethods.INITIALIZE.equals(call.method()) || !call.tryCancel()) {
-      events.notificationDropped(EventListener.Family.CANCELLED, EventListener.DropReason.NOT_CANCELLABLE);
+      events.notificationDropped(
+          EventListener.Family.CANCELLED, EventListener.DropReason.NOT_CANCELLABLE);
       LOG.log(Level.DEBUG, "[{0}] ignored cancellation of {1}", name, p.requestId());
       return;
     }
@@ -624,7 +703,12 @@ public final class SessionEngine {
     try {
       transport.requestCancelled(call.id()); // no response will come: its stream ends now
     } catch (RuntimeException e) {
-      LOG.log(Level.DEBUG, "[{0}] transport could not end the stream of {1}: {2}", name, call.id(), e.getMessage());
+      LOG.log(
+          Level.DEBUG,
+          "[{0}] transport could not end the stream of {1}: {2}",
+          name,
+          call.id(),
+          e.getMessage());
     }
   }
 
@@ -664,17 +748,19 @@ public final class SessionEngine {
     }
     // The peer closed its side in an orderly way (stdin EOF): let requests already read finish,
     // for a bounded time, so their responses still go out; then end the session.
-    Thread.ofVirtual().name("herald-" + name + "-drain").start(() -> {
-      long deadline = System.nanoTime() + drainGrace.toNanos();
-      try {
-        while (unanswered.get() > 0 && System.nanoTime() - deadline < 0) {
-          Thread.sleep(5);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      shutdown(null);
-    });
+    Thread.ofVirtual()
+        .name("herald-" + name + "-drain")
+        .start(() -> {
+          long deadline = System.nanoTime() + drainGrace.toNanos();
+          try {
+            while (unanswered.get() > 0 && System.nanoTime() - deadline < 0) {
+              Thread.sleep(5);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          shutdown(null);
+        });
   }
 
   /** Ends the session: pending calls fail, handlers are cancelled, the transport is closed. */
@@ -687,7 +773,10 @@ public final class SessionEngine {
       return;
     }
     // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
-    TransportException failure = cause instanceof TransportException te ? te : new TransportException("connection closed", cause);
+    TransportException failure =
+        cause instanceof TransportException te
+            ? te
+            : new TransportException("connection closed", cause);
     for (PendingCall call : pending.values()) {
       pending.remove(call.id(), call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
@@ -719,7 +808,9 @@ public final class SessionEngine {
   }
 
   private static TransportException asTransportFailure(RuntimeException e) {
-    return e instanceof TransportException te ? te : new TransportException("send failed: " + e.getMessage(), e);
+    return e instanceof TransportException te
+        ? te
+        : new TransportException("send failed: " + e.getMessage(), e);
   }
 
   /** Builds a {@link SessionEngine}. */

@@ -50,7 +50,10 @@ sealed interface ConnectionState {
   record Probing(RequestId initializeId) implements ConnectionState {
     @Override
     public boolean allows(ConnectionState next) {
-      return next instanceof Streamable || next instanceof FallingBack || next instanceof Unreachable || next instanceof Closed;
+      return next instanceof Streamable
+          || next instanceof FallingBack
+          || next instanceof Unreachable
+          || next instanceof Closed;
     }
   }
 
@@ -58,7 +61,8 @@ sealed interface ConnectionState {
    * The probe was refused and {@code connection}'s HTTP+SSE stream is open; {@code initialize} is
    * being posted to its endpoint, and other senders still wait so that it goes first.
    */
-  record FallingBack(LegacySseConnection connection, SessionFacts session) implements ConnectionState {
+  record FallingBack(LegacySseConnection connection, SessionFacts session)
+      implements ConnectionState {
     @Override
     public boolean allows(ConnectionState next) {
       return switch (next) {
@@ -125,7 +129,8 @@ sealed interface ConnectionState {
    * initialize request), and the id of an initialize request whose result has yet to pass
    * through.
    */
-  record SessionFacts(@Nullable String id, @Nullable String protocolVersion, @Nullable RequestId initializeId) {
+  record SessionFacts(
+      @Nullable String id, @Nullable String protocolVersion, @Nullable RequestId initializeId) {
     static SessionFacts none() {
       return new SessionFacts(null, null, null);
     }

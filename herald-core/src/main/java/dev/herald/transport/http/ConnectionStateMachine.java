@@ -34,6 +34,7 @@ final class ConnectionStateMachine {
   private final URI uri;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
+
   /** Written only by {@link #move}, under {@link #lock}; read anywhere. */
   private volatile ConnectionState state = new Unstarted();
 
@@ -60,7 +61,8 @@ final class ConnectionStateMachine {
     };
   }
 
-  // ---------------------------------------------------------------- the one place the state changes
+  // ---------------------------------------------------------------- the one place the state
+  // changes
 
   /**
    * Applies {@code rule} to the current state, under the lock. The rule returns the next state,
@@ -79,11 +81,17 @@ final class ConnectionStateMachine {
         return from;
       }
       if (to == null || !from.allows(to)) {
-        throw new IllegalStateException("HTTP transport to " + uri + ": " + event + " is not allowed in state " + from);
+        throw new IllegalStateException(
+            "HTTP transport to " + uri + ": " + event + " is not allowed in state " + from);
       }
       state = to;
       StreamableHttpClientTransport.LOG.log(
-          System.Logger.Level.DEBUG, "HTTP transport to {0}: {1}: {2} -> {3}", uri, event, from, to);
+          System.Logger.Level.DEBUG,
+          "HTTP transport to {0}: {1}: {2} -> {3}",
+          uri,
+          event,
+          from,
+          to);
       changed.signalAll();
       return to;
     } finally {
@@ -105,19 +113,27 @@ final class ConnectionStateMachine {
    * @return whether this {@code initialize} is the probe
    */
   boolean initializeSending(RequestId id) {
-    ConnectionState after = move("initialize sent", s -> switch (s) {
-      case Idle i -> new Probing(id);
-      case Streamable st -> new Streamable(st.session().awaitingInitialize(id), st.standing());
-      case Legacy l -> new Legacy(l.connection(), l.session().awaitingInitialize(id));
-      case FallingBack f -> new FallingBack(f.connection(), f.session().awaitingInitialize(id));
-      default -> s;
-    });
+    ConnectionState after =
+        move(
+            "initialize sent",
+            s ->
+                switch (s) {
+                  case Idle i -> new Probing(id);
+                  case Streamable st ->
+                      new Streamable(st.session().awaitingInitialize(id), st.standing());
+                  case Legacy l -> new Legacy(l.connection(), l.session().awaitingInitialize(id));
+                  case FallingBack f ->
+                      new FallingBack(f.connection(), f.session().awaitingInitialize(id));
+                  default -> s;
+                });
     return after instanceof Probing p && p.initializeId().equals(id);
   }
 
   /** A first message that is not {@code initialize}: no fallback to try. */
   void messageSending() {
-    move("first message sent", s -> s instanceof Idle ? new Streamable(SessionFacts.none(), Standing.UNREQUESTED) : s);
+    move(
+        "first message sent",
+        s -> s instanceof Idle ? new Streamable(SessionFacts.none(), Standing.UNREQUESTED) : s);
   }
 
   /** The probe could not be sent at all. */
@@ -131,11 +147,18 @@ final class ConnectionStateMachine {
    * @return false when the transport closed meanwhile
    */
   boolean probeAnswered(@Nullable String sessionId) {
-    return move("initialize answered", s -> switch (s) {
-      case Probing p -> new Streamable(new SessionFacts(sessionId, null, p.initializeId()), Standing.UNREQUESTED);
-      case Closed c -> c;
-      default -> null;
-    }) instanceof Streamable;
+    return move(
+            "initialize answered",
+            s ->
+                switch (s) {
+                  case Probing p ->
+                      new Streamable(
+                          new SessionFacts(sessionId, null, p.initializeId()),
+                          Standing.UNREQUESTED);
+                  case Closed c -> c;
+                  default -> null;
+                })
+        instanceof Streamable;
   }
 
   /**
@@ -145,23 +168,33 @@ final class ConnectionStateMachine {
    * @return false when the transport closed meanwhile
    */
   boolean fallingBack(LegacySseConnection connection) {
-    return move("falling back to HTTP+SSE", s -> switch (s) {
-      case Probing p -> new FallingBack(connection, new SessionFacts(null, null, p.initializeId()));
-      case Closed c -> c;
-      default -> null;
-    }) instanceof FallingBack;
+    return move(
+            "falling back to HTTP+SSE",
+            s ->
+                switch (s) {
+                  case Probing p ->
+                      new FallingBack(connection, new SessionFacts(null, null, p.initializeId()));
+                  case Closed c -> c;
+                  default -> null;
+                })
+        instanceof FallingBack;
   }
 
   /** {@code initialize} went to the HTTP+SSE endpoint: other senders may follow. */
   void fellBack() {
-    move("fell back to HTTP+SSE", s -> s instanceof FallingBack f ? new Legacy(f.connection(), f.session()) : s);
+    move(
+        "fell back to HTTP+SSE",
+        s -> s instanceof FallingBack f ? new Legacy(f.connection(), f.session()) : s);
   }
 
   /** {@code notifications/initialized} is about to go out; {@code wanted}: open the standing GET. */
   void initializedSending(boolean wanted) {
-    move("initialized sent", s -> s instanceof Streamable st && st.standing() == Standing.UNREQUESTED
-        ? st.with(wanted ? Standing.AWAITED : Standing.SETTLED)
-        : s);
+    move(
+        "initialized sent",
+        s ->
+            s instanceof Streamable st && st.standing() == Standing.UNREQUESTED
+                ? st.with(wanted ? Standing.AWAITED : Standing.SETTLED)
+                : s);
   }
 
   /**
@@ -172,43 +205,54 @@ final class ConnectionStateMachine {
    */
   boolean initializedAccepted() {
     boolean[] open = new boolean[1];
-    move("initialized accepted", s -> {
-      if (!(s instanceof Streamable st)) {
-        return s;
-      }
-      return switch (st.standing()) {
-        case AWAITED -> {
-          open[0] = true;
-          yield st.with(Standing.OPENING);
-        }
-        case WAIVED -> {
-          open[0] = true; // opened late: nobody waits for it any more
-          yield st.with(Standing.SETTLED);
-        }
-        case OPENING -> st.with(Standing.SETTLED);
-        case UNREQUESTED, SETTLED -> st;
-      };
-    });
+    move(
+        "initialized accepted",
+        s -> {
+          if (!(s instanceof Streamable st)) {
+            return s;
+          }
+          return switch (st.standing()) {
+            case AWAITED -> {
+              open[0] = true;
+              yield st.with(Standing.OPENING);
+            }
+            case WAIVED -> {
+              open[0] = true; // opened late: nobody waits for it any more
+              yield st.with(Standing.SETTLED);
+            }
+            case OPENING -> st.with(Standing.SETTLED);
+            case UNREQUESTED, SETTLED -> st;
+          };
+        });
     return open[0];
   }
 
   /** The standing {@code GET} was answered or failed: later senders need not wait. */
   void standingSettled() {
-    move("standing stream settled", s -> s instanceof Streamable st && st.standing() != Standing.SETTLED
-        && st.standing() != Standing.UNREQUESTED ? st.with(Standing.SETTLED) : s);
+    move(
+        "standing stream settled",
+        s ->
+            s instanceof Streamable st
+                    && st.standing() != Standing.SETTLED
+                    && st.standing() != Standing.UNREQUESTED
+                ? st.with(Standing.SETTLED)
+                : s);
   }
 
   /** The {@code initialize} result with {@code id} passed through, naming {@code version} (may be null). */
   void initializeAnswered(RequestId id, @Nullable String version) {
-    move("initialize result", s -> switch (s) {
-      case Streamable st when id.equals(st.session().initializeId()) ->
-          new Streamable(st.session().initialized(version), st.standing());
-      case Legacy l when id.equals(l.session().initializeId()) ->
-          new Legacy(l.connection(), l.session().initialized(version));
-      case FallingBack f when id.equals(f.session().initializeId()) ->
-          new FallingBack(f.connection(), f.session().initialized(version));
-      default -> s;
-    });
+    move(
+        "initialize result",
+        s ->
+            switch (s) {
+              case Streamable st when id.equals(st.session().initializeId()) ->
+                  new Streamable(st.session().initialized(version), st.standing());
+              case Legacy l when id.equals(l.session().initializeId()) ->
+                  new Legacy(l.connection(), l.session().initialized(version));
+              case FallingBack f when id.equals(f.session().initializeId()) ->
+                  new FallingBack(f.connection(), f.session().initialized(version));
+              default -> s;
+            });
   }
 
   /**
@@ -218,10 +262,12 @@ final class ConnectionStateMachine {
    */
   @Nullable ConnectionState close(@Nullable Throwable cause) {
     ConnectionState[] from = new ConnectionState[1];
-    move(cause == null ? "close" : "fail", s -> {
-      from[0] = s;
-      return s instanceof Closed ? s : new Closed(s, cause);
-    });
+    move(
+        cause == null ? "close" : "fail",
+        s -> {
+          from[0] = s;
+          return s instanceof Closed ? s : new Closed(s, cause);
+        });
     return from[0] instanceof Closed ? null : from[0];
   }
 
@@ -249,14 +295,17 @@ final class ConnectionStateMachine {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for " + uri + " to answer initialize", e);
+      throw new TransportException(
+          "interrupted while waiting for " + uri + " to answer initialize", e);
     } finally {
       lock.unlock();
     }
     return switch (s) {
       case Unreachable u -> throw u.failure();
       case Closed c when c.last() instanceof Unreachable u -> throw u.failure();
-      case Closed c when (c.last() instanceof Probing || c.last() instanceof FallingBack) && c.cause() != null ->
+      case Closed c
+          when (c.last() instanceof Probing || c.last() instanceof FallingBack)
+              && c.cause() != null ->
           throw c.cause() instanceof TransportException te ? te : Http.unreachable(uri, c.cause());
       case Closed c -> throw closedException();
       default -> s;
@@ -276,16 +325,21 @@ final class ConnectionStateMachine {
     try {
       while (standingAwaited()) {
         if (nanos <= 0) {
-          move("standing stream wait timed out", s -> s instanceof Streamable w
-              ? w.with(w.standing() == Standing.AWAITED ? Standing.WAIVED : Standing.SETTLED)
-              : s);
+          move(
+              "standing stream wait timed out",
+              s ->
+                  s instanceof Streamable w
+                      ? w.with(
+                          w.standing() == Standing.AWAITED ? Standing.WAIVED : Standing.SETTLED)
+                      : s);
           return;
         }
         nanos = changed.awaitNanos(nanos);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for the standing stream of " + uri, e);
+      throw new TransportException(
+          "interrupted while waiting for the standing stream of " + uri, e);
     } finally {
       lock.unlock();
     }

@@ -27,10 +27,13 @@ import tools.jackson.databind.JsonNode;
 final class Delivery {
   private final ConnectionStateMachine machine;
   private final ReentrantLock lock = new ReentrantLock();
+
   /** Requests posted whose response has not passed through yet (any stream). */
   private final Set<RequestId> awaiting = ConcurrentHashMap.newKeySet();
+
   /** Set once, by {@code start}. */
   private volatile @Nullable Receiver receiver;
+
   /** Guarded by {@link #lock}. */
   private boolean closeReported;
 
@@ -95,8 +98,10 @@ final class Delivery {
     if (machine.isClosed() || !awaiting.contains(id)) {
       return;
     }
-    deliver(new DecodedMessage.Valid(
-        new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, reason, null))));
+    deliver(
+        new DecodedMessage.Valid(
+            new JsonRpcMessage.Error(
+                id, new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, reason, null))));
   }
 
   /** Tells the receiver, once, that the transport ended ({@code cause} null: closed by the host). */

@@ -92,7 +92,8 @@ final class Http {
   }
 
   static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;
@@ -169,28 +170,29 @@ final class Http {
 
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
-      delegate.subscribe(new Flow.Subscriber<ByteBuffer>() {
-        @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-          subscriber.onSubscribe(subscription);
-        }
+      delegate.subscribe(
+          new Flow.Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+              subscriber.onSubscribe(subscription);
+            }
 
-        @Override
-        public void onNext(ByteBuffer item) {
-          subscriber.onNext(item);
-        }
+            @Override
+            public void onNext(ByteBuffer item) {
+              subscriber.onNext(item);
+            }
 
-        @Override
-        public void onError(Throwable throwable) {
-          subscriber.onError(throwable);
-        }
+            @Override
+            public void onError(Throwable throwable) {
+              subscriber.onError(throwable);
+            }
 
-        @Override
-        public void onComplete() {
-          subscriber.onComplete();
-          sent.complete(null);
-        }
-      });
+            @Override
+            public void onComplete() {
+              subscriber.onComplete();
+              sent.complete(null);
+            }
+          });
     }
   }
 }

@@ -40,7 +40,8 @@ final class LegacySseConnection {
    * on the transport's URI, routes the connection through it, and posts {@code initialize} again
    * there before any other message; when that fails the transport ends.
    */
-  static void fallBack(StreamableHttpClientTransport transport, JsonRpcMessage initialize, int initializeStatus) {
+  static void fallBack(
+      StreamableHttpClientTransport transport, JsonRpcMessage initialize, int initializeStatus) {
     LegacySseConnection connection = new LegacySseConnection(transport, transport.uri());
     try {
       connection.open(initializeStatus, transport.timeout());
@@ -63,9 +64,12 @@ final class LegacySseConnection {
   void open(int initializeStatus, Duration timeout) {
     HttpResponse<InputStream> response;
     try {
-      response = transport.client().send(
-          transport.request(streamUri).header("Accept", Http.EVENT_STREAM).GET().build(),
-          HttpResponse.BodyHandlers.ofInputStream());
+      response =
+          transport
+              .client()
+              .send(
+                  transport.request(streamUri).header("Accept", Http.EVENT_STREAM).GET().build(),
+                  HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       throw Http.unreachable(streamUri, e);
     } catch (InterruptedException e) {
@@ -77,19 +81,29 @@ final class LegacySseConnection {
     if (!Http.isSuccess(status) || !Http.isMediaType(response.headers(), Http.EVENT_STREAM)) {
       Http.discard(in);
       transport.untrack(in);
-      throw new TransportException("server at " + streamUri + " answered initialize with HTTP " + initializeStatus
-          + " and GET with HTTP " + status + ": it speaks neither Streamable HTTP nor HTTP+SSE");
+      throw new TransportException(
+          "server at "
+              + streamUri
+              + " answered initialize with HTTP "
+              + initializeStatus
+              + " and GET with HTTP "
+              + status
+              + ": it speaks neither Streamable HTTP nor HTTP+SSE");
     }
     transport.spawn("legacy-sse", () -> read(in));
     try {
       endpoint.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new TransportException("interrupted while waiting for the endpoint event from " + streamUri, e);
+      throw new TransportException(
+          "interrupted while waiting for the endpoint event from " + streamUri, e);
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new TransportException("no endpoint event from " + streamUri + " within " + timeout.toMillis() + " ms");
+      throw new TransportException(
+          "no endpoint event from " + streamUri + " within " + timeout.toMillis() + " ms");
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof TransportException te ? te : new TransportException(String.valueOf(e.getCause()), e.getCause());
+      throw e.getCause() instanceof TransportException te
+          ? te
+          : new TransportException(String.valueOf(e.getCause()), e.getCause());
     }
   }
 
@@ -103,11 +117,13 @@ final class LegacySseConnection {
     if (target == null) {
       throw new TransportException("no endpoint known for " + streamUri);
     }
-    HttpRequest request = transport.request(target)
-        .header("Content-Type", Http.JSON)
-        .header("Accept", Http.ACCEPT_BOTH)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(MessageCodec.encode(message)))
-        .build();
+    HttpRequest request =
+        transport
+            .request(target)
+            .header("Content-Type", Http.JSON)
+            .header("Accept", Http.ACCEPT_BOTH)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(MessageCodec.encode(message)))
+            .build();
     HttpResponse<Void> response;
     try {
       response = transport.client().send(request, HttpResponse.BodyHandlers.discarding());
@@ -118,7 +134,8 @@ final class LegacySseConnection {
       throw new TransportException("interrupted while sending to " + target, e);
     }
     if (!Http.isSuccess(response.statusCode())) {
-      throw new TransportException(target + " refused a message with HTTP " + response.statusCode());
+      throw new TransportException(
+          target + " refused a message with HTTP " + response.statusCode());
     }
   }
 
@@ -133,7 +150,9 @@ final class LegacySseConnection {
       }
       parser.finish();
     } catch (IOException e) {
-      failure = new TransportException("the HTTP+SSE stream from " + streamUri + " failed: " + Http.reason(e), e);
+      failure =
+          new TransportException(
+              "the HTTP+SSE stream from " + streamUri + " failed: " + Http.reason(e), e);
     } catch (TransportException e) {
       failure = e;
     } finally {
@@ -142,7 +161,8 @@ final class LegacySseConnection {
     if (failure == null) {
       failure = new TransportException("the HTTP+SSE stream from " + streamUri + " ended");
     }
-    if (endpoint.state() == Future.State.FAILED && endpoint.exceptionNow() instanceof TransportException refused) {
+    if (endpoint.state() == Future.State.FAILED
+        && endpoint.exceptionNow() instanceof TransportException refused) {
       failure = refused; // the endpoint was refused: that is the reason, not the end of the stream
     }
     endpoint.completeExceptionally(failure);
@@ -158,8 +178,9 @@ final class LegacySseConnection {
       }
       URI target = resolve(new String(data, 0, length, StandardCharsets.UTF_8).trim());
       if (target == null || !Http.sameOrigin(streamUri, target)) {
-        TransportException refused = new TransportException(
-            "the endpoint event from " + streamUri + " does not name a URI on the same origin");
+        TransportException refused =
+            new TransportException(
+                "the endpoint event from " + streamUri + " does not name a URI on the same origin");
         endpoint.completeExceptionally(refused);
         throw refused; // stops reading
       } else {

@@ -50,7 +50,12 @@ final class PostExchange {
   void send() {
     Http.SignallingPublisher body = new Http.SignallingPublisher(MessageCodec.encode(message));
     HttpRequest request =
-        transport.request(uri).header("Accept", Http.ACCEPT_BOTH).header("Content-Type", Http.JSON).POST(body).build();
+        transport
+            .request(uri)
+            .header("Accept", Http.ACCEPT_BOTH)
+            .header("Content-Type", Http.JSON)
+            .POST(body)
+            .build();
     transport.delivery().expect(id);
     CompletableFuture<HttpResponse<InputStream>> response =
         transport.client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
@@ -70,7 +75,9 @@ final class PostExchange {
 
   /** Whether this is the probe, still unanswered. */
   private boolean isProbe() {
-    return id != null && transport.machine().state() instanceof Probing p && p.initializeId().equals(id);
+    return id != null
+        && transport.machine().state() instanceof Probing p
+        && p.initializeId().equals(id);
   }
 
   private TransportException unsent(TransportException e) {
@@ -126,7 +133,8 @@ final class PostExchange {
         if (id != null) {
           new ResumableStream(transport, id).readThenResume(in);
         } else {
-          new ResumableStream(transport, null).readOnce(in); // a stream for a notification: never resumed
+          new ResumableStream(transport, null)
+              .readOnce(in); // a stream for a notification: never resumed
         }
         return;
       }
@@ -136,13 +144,17 @@ final class PostExchange {
         if (Http.isMediaType(response.headers(), Http.JSON)) {
           transport.delivery().deliver(MessageCodec.decode(bytes));
         } else {
-          failMessage("unexpected Content-Type "
-              + response.headers().firstValue("Content-Type").orElse("(none)") + " from " + uri);
+          failMessage(
+              "unexpected Content-Type "
+                  + response.headers().firstValue("Content-Type").orElse("(none)")
+                  + " from "
+                  + uri);
         }
       }
       if (id != null) {
         // A request answered with neither its response nor a stream would otherwise wait forever.
-        transport.failRequest(id, uri + " answered request " + id + " with HTTP " + status + " but no response");
+        transport.failRequest(
+            id, uri + " answered request " + id + " with HTTP " + status + " but no response");
       }
     } catch (IOException | TransportException e) {
       if (!transport.isClosed()) {
@@ -165,8 +177,11 @@ final class PostExchange {
     for (int i = 0; i < sid.length(); i++) {
       char c = sid.charAt(i);
       if (c < 0x21 || c > 0x7E) {
-        transport.fail(new TransportException(
-            "server at " + uri + " issued an invalid session id (MCP-Session-Id must be visible ASCII)"));
+        transport.fail(
+            new TransportException(
+                "server at "
+                    + uri
+                    + " issued an invalid session id (MCP-Session-Id must be visible ASCII)"));
         return null;
       }
     }
@@ -190,7 +205,8 @@ final class PostExchange {
       bytes = new byte[0];
     }
     if (id == null) {
-      StreamableHttpClientTransport.LOG.log(System.Logger.Level.WARNING, "{0} refused a message with HTTP {1}", uri, status);
+      StreamableHttpClientTransport.LOG.log(
+          System.Logger.Level.WARNING, "{0} refused a message with HTTP {1}", uri, status);
       return;
     }
     // The server may explain itself with a JSON-RPC error (with our id, or with none).
@@ -198,7 +214,9 @@ final class PostExchange {
         && MessageCodec.decode(bytes) instanceof DecodedMessage.Valid v
         && v.message() instanceof JsonRpcMessage.Error e
         && (e.id() == null || e.id().equals(id))) {
-      transport.delivery().deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
+      transport
+          .delivery()
+          .deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
       return;
     }
     transport.failRequest(id, "HTTP " + status + " from " + uri);

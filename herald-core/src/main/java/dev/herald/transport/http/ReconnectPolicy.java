@@ -26,7 +26,8 @@ import java.util.Objects;
  */
 public record ReconnectPolicy(Duration initialDelay, Duration maxDelay, int maxAttempts) {
   /** One second, doubling up to 30 seconds, five failures in a row. */
-  public static final ReconnectPolicy DEFAULT = new ReconnectPolicy(Duration.ofSeconds(1), Duration.ofSeconds(30), 5);
+  public static final ReconnectPolicy DEFAULT =
+      new ReconnectPolicy(Duration.ofSeconds(1), Duration.ofSeconds(30), 5);
 
   /** Never reconnects: a dropped stream fails the request it carried. */
   public static final ReconnectPolicy NEVER = new ReconnectPolicy(Duration.ZERO, Duration.ZERO, 0);
@@ -42,7 +43,8 @@ public record ReconnectPolicy(Duration initialDelay, Duration maxDelay, int maxA
       throw new IllegalArgumentException("initialDelay must not be negative, was " + initialDelay);
     }
     if (maxDelay.compareTo(initialDelay) < 0) {
-      throw new IllegalArgumentException("maxDelay " + maxDelay + " is shorter than initialDelay " + initialDelay);
+      throw new IllegalArgumentException(
+          "maxDelay " + maxDelay + " is shorter than initialDelay " + initialDelay);
     }
     if (maxAttempts < 0) {
       throw new IllegalArgumentException("maxAttempts must not be negative, was " + maxAttempts);

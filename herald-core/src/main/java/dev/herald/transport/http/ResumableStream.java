@@ -28,8 +28,10 @@ final class ResumableStream {
   }
 
   private final StreamableHttpClientTransport transport;
+
   /** The request this stream answers, or {@code null} for the standing stream. */
   private final @Nullable RequestId requestId;
+
   private String lastEventId = "";
   private long retryMillis = -1;
   private static final Duration RETRY_MARGIN = Duration.ofMillis(10);
@@ -53,8 +55,11 @@ final class ResumableStream {
     int failures = 0;
     while (wanted()) {
       if (requestId != null && lastEventId.isEmpty()) {
-        transport.failRequest(requestId, "the stream for request " + requestId
-            + " ended before its response and carried no event id to resume from");
+        transport.failRequest(
+            requestId,
+            "the stream for request "
+                + requestId
+                + " ended before its response and carried no event id to resume from");
         return;
       }
       if (failures >= policy.maxAttempts()) {
@@ -75,7 +80,8 @@ final class ResumableStream {
         response = transport.get(lastEventId);
       } catch (IOException e) {
         failures++;
-        StreamableHttpClientTransport.LOG.log(System.Logger.Level.DEBUG, "resuming failed: {0}", Http.reason(e));
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.DEBUG, "resuming failed: {0}", Http.reason(e));
         continue;
       } catch (InterruptedException e) {
         return; // closing
@@ -98,7 +104,8 @@ final class ResumableStream {
         Http.discard(in);
         transport.untrack(in);
         failures++;
-        StreamableHttpClientTransport.LOG.log(System.Logger.Level.DEBUG, "resuming answered HTTP {0}", status);
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.DEBUG, "resuming answered HTTP {0}", status);
         continue;
       }
       failures = 0;
@@ -119,19 +126,21 @@ final class ResumableStream {
     if (requestId != null) {
       transport.failRequest(requestId, "request " + requestId + " failed: " + why);
     } else if (!transport.isClosed()) {
-      StreamableHttpClientTransport.LOG.log(System.Logger.Level.WARNING, "standing stream given up: {0}", why);
+      StreamableHttpClientTransport.LOG.log(
+          System.Logger.Level.WARNING, "standing stream given up: {0}", why);
     }
   }
 
   private Outcome read(InputStream in) {
-    SseParser parser = new SseParser(
-        (type, data, length, id) -> {
-          if ("message".equals(type)) {
-            transport.deliverEvent(data, length);
-          }
-        },
-        transport.maxEventBytes(),
-        lastEventId);
+    SseParser parser =
+        new SseParser(
+            (type, data, length, id) -> {
+              if ("message".equals(type)) {
+                transport.deliverEvent(data, length);
+              }
+            },
+            transport.maxEventBytes(),
+            lastEventId);
     byte[] buf = new byte[8192];
     try (in) {
       int n;
@@ -142,7 +151,8 @@ final class ResumableStream {
       parser.finish();
     } catch (IOException e) {
       if (!transport.isClosed()) {
-        StreamableHttpClientTransport.LOG.log(System.Logger.Level.DEBUG, "event stream dropped: {0}", Http.reason(e));
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.DEBUG, "event stream dropped: {0}", Http.reason(e));
       }
     } catch (TransportException e) {
       giveUp(e.getMessage()); // an oversized event: resuming would only meet it again

@@ -100,6 +100,7 @@ public final class StreamableHttpClientTransport implements Transport {
 
   /** Probing, Streamable HTTP or HTTP+SSE, the standing stream's readiness, the session, closed. */
   private final ConnectionStateMachine machine;
+
   private final Delivery delivery;
   private final Workers workers;
 
@@ -177,10 +178,12 @@ public final class StreamableHttpClientTransport implements Transport {
     }
     ConnectionState route = probe ? machine.state() : machine.awaitRoute();
     machine.awaitStanding(STANDING_WAIT);
-    if (message instanceof JsonRpcMessage.Notification n && McpMethods.INITIALIZED.equals(n.method())) {
+    if (message instanceof JsonRpcMessage.Notification n
+        && McpMethods.INITIALIZED.equals(n.method())) {
       machine.initializedSending(openStandingStream);
     }
-    if (message instanceof JsonRpcMessage.Notification n && McpMethods.CANCELLED.equals(n.method())) {
+    if (message instanceof JsonRpcMessage.Notification n
+        && McpMethods.CANCELLED.equals(n.method())) {
       stopAwaiting(n);
     }
     if (route instanceof ConnectionState.Legacy legacy) {
@@ -197,7 +200,8 @@ public final class StreamableHttpClientTransport implements Transport {
    */
   private void stopAwaiting(JsonRpcMessage.Notification cancelled) {
     try {
-      RequestId id = McpJson.fromTree(cancelled.params(), CancelledNotificationParams.class).requestId();
+      RequestId id =
+          McpJson.fromTree(cancelled.params(), CancelledNotificationParams.class).requestId();
       if (id != null) {
         delivery.forget(id);
       }
@@ -277,7 +281,9 @@ public final class StreamableHttpClientTransport implements Transport {
 
   /** The session is gone: ends the transport with {@link SessionExpiredException}. */
   void sessionExpired() {
-    fail(new SessionExpiredException("the server at " + uri + " ended session " + machine.session().id() + " (HTTP 404)"));
+    fail(
+        new SessionExpiredException(
+            "the server at " + uri + " ended session " + machine.session().id() + " (HTTP 404)"));
   }
 
   /** Hands one event's data to the receiver; priming events (blank data) are skipped. */
@@ -316,7 +322,8 @@ public final class StreamableHttpClientTransport implements Transport {
     if (machine.close(cause) == null) {
       return;
     }
-    LOG.log(System.Logger.Level.DEBUG, "HTTP transport to {0} failed: {1}", uri, cause.getMessage());
+    LOG.log(
+        System.Logger.Level.DEBUG, "HTTP transport to {0} failed: {1}", uri, cause.getMessage());
     workers.cancelAll();
     delivery.reportClose(cause);
     releaseClient();
@@ -338,7 +345,10 @@ public final class StreamableHttpClientTransport implements Transport {
 
   private void deleteSession() {
     try {
-      HttpResponse<Void> r = client.send(request(uri).timeout(timeout).DELETE().build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> r =
+          client.send(
+              request(uri).timeout(timeout).DELETE().build(),
+              HttpResponse.BodyHandlers.discarding());
       if (r.statusCode() != 405 && !Http.isSuccess(r.statusCode())) {
         LOG.log(System.Logger.Level.DEBUG, "DELETE {0} answered HTTP {1}", uri, r.statusCode());
       }
@@ -406,7 +416,8 @@ public final class StreamableHttpClientTransport implements Transport {
      */
     public Builder httpClient(HttpClient client) {
       if (connectTimeout != null) {
-        throw new IllegalStateException("connectTimeout was already set; set it on the HttpClient instead");
+        throw new IllegalStateException(
+            "connectTimeout was already set; set it on the HttpClient instead");
       }
       this.client = Objects.requireNonNull(client, "client");
       return this;
@@ -425,7 +436,8 @@ public final class StreamableHttpClientTransport implements Transport {
       if (MANAGED.contains(name.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException("header " + name + " is managed by the transport");
       }
-      HttpRequest.newBuilder().header(name, value); // the JDK's own checks: restricted names, bad characters
+      HttpRequest.newBuilder()
+          .header(name, value); // the JDK's own checks: restricted names, bad characters
       headers.put(name, value);
       return this;
     }
@@ -449,7 +461,8 @@ public final class StreamableHttpClientTransport implements Transport {
         throw new IllegalArgumentException("connectTimeout must be positive, was " + timeout);
       }
       if (client != null) {
-        throw new IllegalStateException("an HttpClient was already set; set its connectTimeout instead");
+        throw new IllegalStateException(
+            "an HttpClient was already set; set its connectTimeout instead");
       }
       this.connectTimeout = timeout;
       return this;
@@ -463,7 +476,8 @@ public final class StreamableHttpClientTransport implements Transport {
      */
     public Builder maxEventBytes(int maxEventBytes) {
       if (maxEventBytes < 1024) {
-        throw new IllegalArgumentException("maxEventBytes must be at least 1024, was " + maxEventBytes);
+        throw new IllegalArgumentException(
+            "maxEventBytes must be at least 1024, was " + maxEventBytes);
       }
       this.maxEventBytes = maxEventBytes;
       return this;

@@ -20,19 +20,23 @@ final class Workers {
 
   /** Runs {@code task} on a new virtual thread that {@link #cancelAll()} interrupts. */
   void spawn(String name, Runnable task) {
-    Thread t = Thread.ofVirtual().name("herald-http-" + name).unstarted(() -> {
-      try {
-        if (!machine.isClosed()) {
-          task.run();
-        }
-      } catch (RuntimeException e) {
-        if (!machine.isClosed()) {
-          StreamableHttpClientTransport.LOG.log(System.Logger.Level.WARNING, "HTTP transport worker failed", e);
-        }
-      } finally {
-        threads.remove(Thread.currentThread());
-      }
-    });
+    Thread t =
+        Thread.ofVirtual()
+            .name("herald-http-" + name)
+            .unstarted(() -> {
+              try {
+                if (!machine.isClosed()) {
+                  task.run();
+                }
+              } catch (RuntimeException e) {
+                if (!machine.isClosed()) {
+                  StreamableHttpClientTransport.LOG.log(
+                      System.Logger.Level.WARNING, "HTTP transport worker failed", e);
+                }
+              } finally {
+                threads.remove(Thread.currentThread());
+              }
+            });
     threads.add(t);
     t.start();
   }

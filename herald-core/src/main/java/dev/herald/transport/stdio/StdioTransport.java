@@ -46,7 +46,12 @@ public final class StdioTransport implements Transport {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile @Nullable Receiver receiver;
 
-  private StdioTransport(InputStream in, OutputStream out, int maxLineBytes, String name, @Nullable Runnable onClosed) {
+  private StdioTransport(
+      InputStream in,
+      OutputStream out,
+      int maxLineBytes,
+      String name,
+      @Nullable Runnable onClosed) {
     this.in = Objects.requireNonNull(in, "in");
     this.out = Objects.requireNonNull(out, "out");
     if (maxLineBytes < 1024) {
@@ -72,7 +77,8 @@ public final class StdioTransport implements Transport {
     return new StdioTransport(System.in, System.out, DEFAULT_MAX_LINE_BYTES, "stdio", null);
   }
 
-  static StdioTransport forProcess(InputStream in, OutputStream out, int maxLineBytes, String name, Runnable onClosed) {
+  static StdioTransport forProcess(
+      InputStream in, OutputStream out, int maxLineBytes, String name, Runnable onClosed) {
     return new StdioTransport(in, out, maxLineBytes, name, onClosed);
   }
 
@@ -174,12 +180,18 @@ public final class StdioTransport implements Transport {
   }
 
   private void reportOversized(Receiver r) {
-    LOG.log(System.Logger.Level.WARNING, "[{0}] discarded a line longer than {1} bytes", name, maxLineBytes);
+    LOG.log(
+        System.Logger.Level.WARNING,
+        "[{0}] discarded a line longer than {1} bytes",
+        name,
+        maxLineBytes);
     r.onFrame(
         new DecodedMessage.Invalid(
             null,
             new JsonRpcMessage.ErrorObject(
-                ErrorCodes.INVALID_REQUEST, "Invalid request: message longer than " + maxLineBytes + " bytes", null),
+                ErrorCodes.INVALID_REQUEST,
+                "Invalid request: message longer than " + maxLineBytes + " bytes",
+                null),
             true));
   }
 

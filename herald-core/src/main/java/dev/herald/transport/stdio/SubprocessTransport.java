@@ -94,13 +94,16 @@ public final class SubprocessTransport implements Transport {
     }
     this.process = p;
     Thread.ofVirtual().name("herald-subprocess-stderr").start(() -> drainStderr(p));
-    StdioTransport t = StdioTransport.forProcess(p.getInputStream(), p.getOutputStream(), maxLineBytes, "subprocess", () -> {});
+    StdioTransport t =
+        StdioTransport.forProcess(
+            p.getInputStream(), p.getOutputStream(), maxLineBytes, "subprocess", () -> {});
     this.stdio = t;
     t.start(receiver);
   }
 
   private void drainStderr(Process p) {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         try {
@@ -170,7 +173,8 @@ public final class SubprocessTransport implements Transport {
     private final List<String> command;
     private final Map<String, String> environment = new HashMap<>();
     private @Nullable Path directory;
-    private Consumer<String> stderr = line -> LOG.log(System.Logger.Level.DEBUG, "[server stderr] {0}", line);
+    private Consumer<String> stderr =
+        line -> LOG.log(System.Logger.Level.DEBUG, "[server stderr] {0}", line);
     private Duration grace = Duration.ofSeconds(2);
     private int maxLineBytes = StdioTransport.DEFAULT_MAX_LINE_BYTES;
 

@@ -32,15 +32,17 @@ import org.junit.jupiter.api.Timeout;
 class CallDeadlineTest {
 
   @Test
-  void theCancellationOfATimedOutCallIsWrittenBeforeTheCallerSeesTheFailureForEveryClock() throws Exception {
+  void theCancellationOfATimedOutCallIsWrittenBeforeTheCallerSeesTheFailureForEveryClock()
+      throws Exception {
     for (String clockName : List.of("absolute", "idle", "explicit")) {
       ManualClock clock = new ManualClock();
       try (Recorded e = new Recorded(b -> b.ticker(clock).scheduler(clock))) {
-        CallOptions options = switch (clockName) {
-          case "absolute" -> CallOptions.builder().timeout(Duration.ofSeconds(1)).build();
-          case "idle" -> CallOptions.builder().idleTimeout(Duration.ofSeconds(1)).build();
-          default -> CallOptions.defaults();
-        };
+        CallOptions options =
+            switch (clockName) {
+              case "absolute" -> CallOptions.builder().timeout(Duration.ofSeconds(1)).build();
+              case "idle" -> CallOptions.builder().idleTimeout(Duration.ofSeconds(1)).build();
+              default -> CallOptions.defaults();
+            };
         OutboundCall call = e.engine.request("tools/call", null, options, null);
         e.watch(call);
 
@@ -52,7 +54,9 @@ class CallDeadlineTest {
 
         assertThat(failure(call.result())).isInstanceOf(CancelledException.class);
         await(() -> e.order.size() == 2, "both the cancellation and the failure were seen");
-        assertThat(e.order).as("clock %s", clockName).containsExactly("cancelled on the wire", "caller failed");
+        assertThat(e.order)
+            .as("clock %s", clockName)
+            .containsExactly("cancelled on the wire", "caller failed");
       }
     }
   }
@@ -60,7 +64,8 @@ class CallDeadlineTest {
   @Test
   void aCallWithoutADeadlineOfItsOwnEndsAfterTheDefaultTenMinutes() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
       OutboundCall call = e.engine.request("tools/call", null, CallOptions.defaults(), null);
 
       clock.advance(CallOptions.DEFAULT_TIMEOUT.minusMillis(1));
@@ -68,7 +73,9 @@ class CallDeadlineTest {
 
       clock.advanceMillis(1);
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
       assertThat(cancelledIds(e.end())).containsExactly(call.id());
       assertThat(e.engine.pendingCount()).isZero();
     }
@@ -78,21 +85,30 @@ class CallDeadlineTest {
   void connectionDefaultsWithoutADeadlineStillGetTheTenMinutes() {
     ManualClock clock = new ManualClock();
     CallOptions idleOnly = CallOptions.builder().idleTimeout(Duration.ofHours(1)).build();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock).defaultCallOptions(idleOnly))) {
+    try (OneEngine e =
+        new OneEngine(
+            EnginePair.unknownMethod(),
+            b -> b.ticker(clock).scheduler(clock).defaultCallOptions(idleOnly))) {
       OutboundCall call = e.engine.request("tools/call", null, CallOptions.defaults(), null);
 
       clock.advance(CallOptions.DEFAULT_TIMEOUT);
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
     }
   }
 
   @Test
   void noTimeoutLeavesACallUnboundedAndACallsOwnDeadlineWinsOverTheDefault() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
-      OutboundCall unbounded = e.engine.request("tools/call", null, CallOptions.builder().noTimeout().build(), null);
-      OutboundCall longer = e.engine.request("tools/call", null, CallOptions.builder().timeout(Duration.ofHours(2)).build(), null);
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+      OutboundCall unbounded =
+          e.engine.request("tools/call", null, CallOptions.builder().noTimeout().build(), null);
+      OutboundCall longer =
+          e.engine.request(
+              "tools/call", null, CallOptions.builder().timeout(Duration.ofHours(2)).build(), null);
 
       clock.advance(Duration.ofHours(1));
       assertThat(unbounded.result()).isNotDone();
@@ -115,15 +131,21 @@ class CallDeadlineTest {
     CallOptions own = CallOptions.builder().timeout(Duration.ofSeconds(5)).build().effective(none);
     assertThat(own.timeout()).isEqualTo(Duration.ofSeconds(5));
     assertThat(own.unbounded()).isFalse();
-    assertThat(CallOptions.builder().noTimeout().timeout(Duration.ofSeconds(1)).build().unbounded()).isFalse();
+    assertThat(CallOptions.builder().noTimeout().timeout(Duration.ofSeconds(1)).build().unbounded())
+        .isFalse();
   }
 
   @Test
   void aTimedOutInitializeIsNeverCancelledTheConnectionIsClosedInstead() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
-      OutboundCall init = e.engine.request(
-          McpMethods.INITIALIZE, object("{}"), CallOptions.builder().timeout(Duration.ofSeconds(30)).build(), null);
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+      OutboundCall init =
+          e.engine.request(
+              McpMethods.INITIALIZE,
+              object("{}"),
+              CallOptions.builder().timeout(Duration.ofSeconds(30)).build(),
+              null);
 
       clock.advance(Duration.ofSeconds(30));
 
@@ -160,49 +182,56 @@ class CallDeadlineTest {
 
     Recorded(Consumer<SessionEngine.Builder> config) {
       Transport inner = wire.server();
-      Transport recording = new Transport() {
-        @Override
-        public void start(Receiver receiver) {
-          inner.start(receiver);
-        }
-
-        @Override
-        public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
-          if (message instanceof JsonRpcMessage.Notification n && n.method().equals(McpMethods.CANCELLED)) {
-            try {
-              failed.await(300, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
+      Transport recording =
+          new Transport() {
+            @Override
+            public void start(Receiver receiver) {
+              inner.start(receiver);
             }
-            inner.send(message, relatedTo);
-            order.add("cancelled on the wire");
-            return;
-          }
-          inner.send(message, relatedTo);
-        }
 
-        @Override
-        public void send(EncodedMessage message, @Nullable RequestId relatedTo) {
-          inner.send(message, relatedTo);
-        }
+            @Override
+            public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+              if (message instanceof JsonRpcMessage.Notification n
+                  && n.method().equals(McpMethods.CANCELLED)) {
+                try {
+                  failed.await(300, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                inner.send(message, relatedTo);
+                order.add("cancelled on the wire");
+                return;
+              }
+              inner.send(message, relatedTo);
+            }
 
-        @Override
-        public void close() {
-          inner.close();
-        }
-      };
-      SessionEngine.Builder b = SessionEngine.builder().name("engine").transport(recording)
-          .requests(EnginePair.unknownMethod()).eventListener(new CountingEventListener());
+            @Override
+            public void send(EncodedMessage message, @Nullable RequestId relatedTo) {
+              inner.send(message, relatedTo);
+            }
+
+            @Override
+            public void close() {
+              inner.close();
+            }
+          };
+      SessionEngine.Builder b =
+          SessionEngine.builder()
+              .name("engine")
+              .transport(recording)
+              .requests(EnginePair.unknownMethod())
+              .eventListener(new CountingEventListener());
       config.accept(b);
       engine = b.build();
       engine.start();
     }
 
     void watch(OutboundCall call) {
-      call.result().whenComplete((r, t) -> {
-        order.add("caller failed");
-        failed.countDown();
-      });
+      call.result()
+          .whenComplete((r, t) -> {
+            order.add("caller failed");
+            failed.countDown();
+          });
     }
 
     @Override

@@ -1,12 +1,12 @@
 package dev.herald.internal.session;
 
-import dev.herald.session.EventListener;
 import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.CancelledException;
+import dev.herald.session.EventListener;
 import dev.herald.session.ProgressReporter;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
@@ -29,17 +29,22 @@ class CancellationTest {
     CountDownLatch started = new CountDownLatch(1);
     AtomicReference<Thread> handlerThread = new AtomicReference<>();
     AtomicReference<String> saw = new AtomicReference<>();
-    try (EnginePair p = new EnginePair(call -> {
-      handlerThread.set(Thread.currentThread());
-      started.countDown();
-      try {
-        Thread.sleep(60_000);
-        saw.set("slept");
-      } catch (InterruptedException e) {
-        saw.set("interrupted; cancelled=" + call.cancellation().isCancelled() + "; reason=" + call.cancellation().reason());
-      }
-      return object("{\"answered\":\"anyway\"}"); // returned, but it must never reach the wire
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          handlerThread.set(Thread.currentThread());
+          started.countDown();
+          try {
+            Thread.sleep(60_000);
+            saw.set("slept");
+          } catch (InterruptedException e) {
+            saw.set(
+                "interrupted; cancelled="
+                    + call.cancellation().isCancelled()
+                    + "; reason="
+                    + call.cancellation().reason());
+          }
+          return object("{\"answered\":\"anyway\"}"); // returned, but it must never reach the wire
+        })) {
       OutboundCall call = p.client.request("tools/call", null);
       await(started, "the handler runs");
 
@@ -60,20 +65,24 @@ class CancellationTest {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch tripped = new CountDownLatch(1);
     AtomicReference<Thread> handlerThread = new AtomicReference<>();
-    try (EnginePair p = new EnginePair(call -> {
-      handlerThread.set(Thread.currentThread());
-      call.cancellation().onCancel(tripped::countDown);
-      started.countDown();
-      while (!call.cancellation().isCancelled()) {
-        Thread.onSpinWait(); // busy work that never blocks, so only the token can stop it
-      }
-      call.cancellation().throwIfCancelled();
-      return object("{}");
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          handlerThread.set(Thread.currentThread());
+          call.cancellation().onCancel(tripped::countDown);
+          started.countDown();
+          while (!call.cancellation().isCancelled()) {
+            Thread.onSpinWait(); // busy work that never blocks, so only the token can stop it
+          }
+          call.cancellation().throwIfCancelled();
+          return object("{}");
+        })) {
       OutboundCall call = p.client.request("tools/call", null);
       await(started, "the handler runs");
       // the peer's own cancellation, sent as a raw notification so the caller's call stays pending
-      p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + call.id() + ",\"reason\":\"enough\"}"), null);
+      p.client.notify(
+          McpMethods.CANCELLED,
+          object("{\"requestId\":" + call.id() + ",\"reason\":\"enough\"}"),
+          null);
 
       await(tripped, "the token trips");
       join(handlerThread.get());
@@ -90,28 +99,32 @@ class CancellationTest {
     AtomicReference<String> reverseSaw = new AtomicReference<>();
     AtomicReference<OutboundCall> reverseCall = new AtomicReference<>();
     CountDownLatch never = new CountDownLatch(1);
-    try (EnginePair p = new EnginePair(
-        call -> {
-          OutboundCall reverse = call.request(McpMethods.SAMPLING_CREATE_MESSAGE, object("{}"), CallOptions.defaults());
-          reverseCall.set(reverse);
-          try {
-            return reverse.result().get();
-          } catch (Exception e) {
-            throw new CancelledException("interrupted while waiting for sampling");
-          }
-        },
-        b -> b.requests(call -> {
-          reverseThread.set(Thread.currentThread());
-          reverseStarted.countDown();
-          try {
-            never.await();
-            reverseSaw.set("completed");
-          } catch (InterruptedException e) {
-            reverseSaw.set("interrupted; reason=" + call.cancellation().reason());
-          }
-          return object("{}");
-        }),
-        b -> {})) {
+    try (EnginePair p =
+        new EnginePair(
+            call -> {
+              OutboundCall reverse =
+                  call.request(
+                      McpMethods.SAMPLING_CREATE_MESSAGE, object("{}"), CallOptions.defaults());
+              reverseCall.set(reverse);
+              try {
+                return reverse.result().get();
+              } catch (Exception e) {
+                throw new CancelledException("interrupted while waiting for sampling");
+              }
+            },
+            b ->
+                b.requests(call -> {
+                  reverseThread.set(Thread.currentThread());
+                  reverseStarted.countDown();
+                  try {
+                    never.await();
+                    reverseSaw.set("completed");
+                  } catch (InterruptedException e) {
+                    reverseSaw.set("interrupted; reason=" + call.cancellation().reason());
+                  }
+                  return object("{}");
+                }),
+            b -> {})) {
       OutboundCall call = p.client.request("tools/call", null);
       await(reverseStarted, "the reverse request reaches the client");
       // The reverse request can reach the client before the handler has stored its handle.
@@ -139,11 +152,18 @@ class CancellationTest {
 
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":424242}"), null);
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + done.id() + "}"), null);
-      p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":\"" + done.id() + "\"}"), null); // "1" is not 1
+      p.client.notify(
+          McpMethods.CANCELLED,
+          object("{\"requestId\":\"" + done.id() + "\"}"),
+          null); // "1" is not 1
       p.client.notify(McpMethods.CANCELLED, object("{\"reason\":\"no id at all\"}"), null);
-      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 4, "all four are ignored");
+      await(
+          () -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 4,
+          "all four are ignored");
 
-      assertThat(frames(p.serverEnd())).singleElement().satisfies(f -> assertThat(idOf(f)).isEqualTo(done.id()));
+      assertThat(frames(p.serverEnd()))
+          .singleElement()
+          .satisfies(f -> assertThat(idOf(f)).isEqualTo(done.id()));
       assertThat(done.result()).isCompleted();
     }
   }
@@ -153,21 +173,24 @@ class CancellationTest {
     CountDownLatch started = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicReference<String> saw = new AtomicReference<>();
-    try (EnginePair p = new EnginePair(call -> {
-      started.countDown();
-      try {
-        release.await();
-        saw.set("finished; cancelled=" + call.cancellation().isCancelled());
-      } catch (InterruptedException e) {
-        saw.set("interrupted");
-      }
-      return object("{\"protocolVersion\":\"2025-11-25\"}");
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          started.countDown();
+          try {
+            release.await();
+            saw.set("finished; cancelled=" + call.cancellation().isCancelled());
+          } catch (InterruptedException e) {
+            saw.set("interrupted");
+          }
+          return object("{\"protocolVersion\":\"2025-11-25\"}");
+        })) {
       OutboundCall init = p.client.request(McpMethods.INITIALIZE, object("{}"));
       await(started, "initialize is being handled");
 
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + init.id() + "}"), null);
-      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1, "the cancellation is ignored");
+      await(
+          () -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1,
+          "the cancellation is ignored");
       release.countDown();
 
       assertThat(get(init.result()).get("protocolVersion").asString()).isEqualTo("2025-11-25");
@@ -186,7 +209,9 @@ class CancellationTest {
 
       // the caller's cancel crossed the response on the wire
       p.client.notify(McpMethods.CANCELLED, object("{\"requestId\":" + call.id() + "}"), null);
-      await(() -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1, "the server ignores it");
+      await(
+          () -> p.serverEvents.dropped(EventListener.Family.CANCELLED) == 1,
+          "the server ignores it");
 
       assertThat(responsesTo(p.serverEnd(), call.id())).hasSize(1);
       assertThat(outcomes).hasValue(1);
@@ -206,28 +231,32 @@ class CancellationTest {
     CountDownLatch newReported = new CountDownLatch(1);
     Map<String, Thread> threads = new ConcurrentHashMap<>();
     Map<String, ProgressReporter> reporters = new ConcurrentHashMap<>();
-    RequestHandler handler = call -> {
-      threads.put(call.method(), Thread.currentThread());
-      reporters.put(call.method(), call.progress());
-      if (call.method().equals("stubborn")) {
-        boolean done = false;
-        while (!done) {
-          try {
-            releaseOld.await();
-            done = true;
-          } catch (InterruptedException ignored) {
-            // this handler ignores cancellation on purpose
+    RequestHandler handler =
+        call -> {
+          threads.put(call.method(), Thread.currentThread());
+          reporters.put(call.method(), call.progress());
+          if (call.method().equals("stubborn")) {
+            boolean done = false;
+            while (!done) {
+              try {
+                releaseOld.await();
+                done = true;
+              } catch (InterruptedException ignored) {
+                // this handler ignores cancellation on purpose
+              }
+            }
+          } else if (call.method().equals("reporting")) {
+            call.progress().report(1);
+            call.progress().report(2); // pending behind the cadence
+            newReported.countDown();
+            block(new CountDownLatch(1));
           }
-        }
-      } else if (call.method().equals("reporting")) {
-        call.progress().report(1);
-        call.progress().report(2); // pending behind the cadence
-        newReported.countDown();
-        block(new CountDownLatch(1));
-      }
-      return object("{}");
-    };
-    try (OneEngine e = new OneEngine(handler, b -> b.ticker(clock).scheduler(clock).progressInterval(Duration.ofMillis(100)))) {
+          return object("{}");
+        };
+    try (OneEngine e =
+        new OneEngine(
+            handler,
+            b -> b.ticker(clock).scheduler(clock).progressInterval(Duration.ofMillis(100)))) {
       e.inject(withToken("5", "stubborn", "\"old\""));
       await(() -> threads.containsKey("stubborn"), "the old handler runs");
       e.inject(cancel("5"));
@@ -248,19 +277,30 @@ class CancellationTest {
       join(threads.get("reporting"));
       clock.advanceMillis(1000);
 
-      assertThat(reporters.get("reporting").report(3)).as("the cancelled request's reporter is closed").isFalse();
-      assertThat(progressValues(e.end())).as("nothing is sent for a cancelled request").containsExactly(1.0);
+      assertThat(reporters.get("reporting").report(3))
+          .as("the cancelled request's reporter is closed")
+          .isFalse();
+      assertThat(progressValues(e.end()))
+          .as("nothing is sent for a cancelled request")
+          .containsExactly(1.0);
       assertThat(responses(e.end())).hasSize(1);
     }
   }
 
   private static String withToken(String id, String method, String tokenJson) {
-    return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"" + method + "\",\"params\":{\"_meta\":{\"progressToken\":"
-        + tokenJson + "}}}";
+    return "{\"jsonrpc\":\"2.0\",\"id\":"
+        + id
+        + ",\"method\":\""
+        + method
+        + "\",\"params\":{\"_meta\":{\"progressToken\":"
+        + tokenJson
+        + "}}}";
   }
 
   private static String cancel(String id) {
-    return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":" + id + "}}";
+    return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{\"requestId\":"
+        + id
+        + "}}";
   }
 
   /**
@@ -274,11 +314,12 @@ class CancellationTest {
     Map<RequestId, Thread> handlerThreads = new ConcurrentHashMap<>();
     Map<RequestId, CancellationToken> tokens = new ConcurrentHashMap<>();
     int[] wins = new int[4];
-    try (EnginePair p = new EnginePair(call -> {
-      tokens.put(call.id(), call.cancellation());
-      handlerThreads.put(call.id(), Thread.currentThread());
-      return object("{\"id\":\"" + call.id() + "\"}");
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          tokens.put(call.id(), call.cancellation());
+          handlerThreads.put(call.id(), Thread.currentThread());
+          return object("{\"id\":\"" + call.id() + "\"}");
+        })) {
       for (int i = 0; i < 200; i++) {
         p.clientEnd().clearSent();
         p.serverEnd().clearSent();
@@ -299,40 +340,57 @@ class CancellationTest {
         join(handlerThreads.get(call.id()));
         CancellationToken token = tokens.get(call.id());
         if (callerCancelled) {
-          await(() -> token.isCancelled() || p.serverEvents.dropped(EventListener.Family.CANCELLED) == ignoredBefore + 1,
+          await(
+              () ->
+                  token.isCancelled()
+                      || p.serverEvents.dropped(EventListener.Family.CANCELLED)
+                          == ignoredBefore + 1,
               "the server has read the cancel");
         }
         boolean serverAnswered = responsesTo(p.serverEnd(), call.id()).size() == 1;
         if (callerCancelled && serverAnswered) {
-          await(() -> p.clientEvents.responsesIgnored() == lateBefore + 1, "the crossing response is counted late");
+          await(
+              () -> p.clientEvents.responsesIgnored() == lateBefore + 1,
+              "the crossing response is counted late");
         }
 
         String at = "iteration " + i;
         assertThat(responsesTo(p.serverEnd(), call.id())).as(at).hasSizeLessThanOrEqualTo(1);
-        assertThat(serverAnswered).as(at + ": the server answered xor was cancelled").isNotEqualTo(token.isCancelled());
+        assertThat(serverAnswered)
+            .as(at + ": the server answered xor was cancelled")
+            .isNotEqualTo(token.isCancelled());
         if (callerCancelled) {
           assertThat(failure(call.result())).as(at).isInstanceOf(CancelledException.class);
           assertThat(cancelledIds(p.clientEnd())).as(at).containsExactly(call.id());
-          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED)).as(at).isEqualTo(ignoredBefore + (serverAnswered ? 1 : 0));
+          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED))
+              .as(at)
+              .isEqualTo(ignoredBefore + (serverAnswered ? 1 : 0));
         } else {
           assertThat(serverAnswered).as(at).isTrue();
-          assertThat(get(call.result()).get("id").asString()).as(at).isEqualTo(call.id().toString());
+          assertThat(get(call.result()).get("id").asString())
+              .as(at)
+              .isEqualTo(call.id().toString());
           assertThat(cancelledIds(p.clientEnd())).as(at).isEmpty();
-          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED)).as(at).isEqualTo(ignoredBefore);
+          assertThat(p.serverEvents.dropped(EventListener.Family.CANCELLED))
+              .as(at)
+              .isEqualTo(ignoredBefore);
         }
         // whenComplete runs on the completing thread after the result is set: wait for it
         await(() -> outcomes.get() >= 1, "the caller's completion callback ran");
         assertThat(outcomes).as(at).hasValue(1);
-        assertThat(p.clientEvents.responsesIgnored()).as(at).isEqualTo(lateBefore + (callerCancelled && serverAnswered ? 1 : 0));
+        assertThat(p.clientEvents.responsesIgnored())
+            .as(at)
+            .isEqualTo(lateBefore + (callerCancelled && serverAnswered ? 1 : 0));
         assertThat(p.client.pendingCount()).as(at).isZero();
         await(() -> p.server.inFlightCount() == 0, "the server's table is empty");
         wins[(callerCancelled ? 2 : 0) + (serverAnswered ? 1 : 0)]++;
       }
     }
-    // [caller won & server cancelled, -, caller cancelled & server cancelled, caller cancelled & server answered]
-    System.out.printf("cancel race outcomes: result=%d, both cancelled=%d, caller cancelled/server answered=%d%n", wins[1], wins[2], wins[3]);
+    // [caller won & server cancelled, -, caller cancelled & server cancelled, caller cancelled &
+    // server answered]
+    System.out.printf(
+        "cancel race outcomes: result=%d, both cancelled=%d, caller cancelled/server answered=%d%n",
+        wins[1], wins[2], wins[3]);
     assertThat(wins[0]).as("a result without a server answer").isZero();
   }
-
-
 }

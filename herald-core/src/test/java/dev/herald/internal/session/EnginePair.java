@@ -13,18 +13,33 @@ final class EnginePair implements AutoCloseable {
   final InMemoryTransport.Pair wire = InMemoryTransport.pair();
   final SessionEngine client;
   final SessionEngine server;
+
   /** What each side reported to its event listener. */
   final CountingEventListener clientEvents = new CountingEventListener();
+
   final CountingEventListener serverEvents = new CountingEventListener();
 
   EnginePair(RequestHandler serverHandler) {
     this(serverHandler, b -> {}, b -> {});
   }
 
-  EnginePair(RequestHandler serverHandler, Consumer<SessionEngine.Builder> clientConfig, Consumer<SessionEngine.Builder> serverConfig) {
-    SessionEngine.Builder c = SessionEngine.builder().name("client").transport(wire.client()).requests(unknownMethod()).eventListener(clientEvents);
+  EnginePair(
+      RequestHandler serverHandler,
+      Consumer<SessionEngine.Builder> clientConfig,
+      Consumer<SessionEngine.Builder> serverConfig) {
+    SessionEngine.Builder c =
+        SessionEngine.builder()
+            .name("client")
+            .transport(wire.client())
+            .requests(unknownMethod())
+            .eventListener(clientEvents);
     clientConfig.accept(c);
-    SessionEngine.Builder s = SessionEngine.builder().name("server").transport(wire.server()).requests(serverHandler).eventListener(serverEvents);
+    SessionEngine.Builder s =
+        SessionEngine.builder()
+            .name("server")
+            .transport(wire.server())
+            .requests(serverHandler)
+            .eventListener(serverEvents);
     serverConfig.accept(s);
     client = c.build();
     server = s.build();

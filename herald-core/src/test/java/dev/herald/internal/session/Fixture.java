@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dev.herald.session.CancelledException;
-import dev.herald.session.TimeoutException;
 import dev.herald.testing.Eventually;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.wire.McpJson;

@@ -1,10 +1,10 @@
 package dev.herald.internal.session;
 
-import dev.herald.session.EventListener;
 import static dev.herald.internal.session.Fixture.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.session.EventListener;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpException;
@@ -71,7 +71,8 @@ class InboundRequestTest {
 
   @Test
   void anUnknownRequestMethodIsAnsweredWithMethodNotFoundAndKeepsItsId() {
-    try (OneEngine e = new OneEngine(blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()))) {
+    try (OneEngine e =
+        new OneEngine(blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()))) {
       e.inject(request("\"abc\"", "no/such/method"));
       await(() -> responses(e.end()).size() == 1, "it is answered");
 
@@ -139,8 +140,12 @@ class InboundRequestTest {
           });
       release.countDown();
       await(() -> responses(e.end()).size() == 3, "the first two are answered");
-      assertThat(responsesTo(e.end(), RequestId.of(1))).singleElement().satisfies(r -> assertThat(r.has("result")).isTrue());
-      assertThat(responsesTo(e.end(), RequestId.of(2))).singleElement().satisfies(r -> assertThat(r.has("result")).isTrue());
+      assertThat(responsesTo(e.end(), RequestId.of(1)))
+          .singleElement()
+          .satisfies(r -> assertThat(r.has("result")).isTrue());
+      assertThat(responsesTo(e.end(), RequestId.of(2)))
+          .singleElement()
+          .satisfies(r -> assertThat(r.has("result")).isTrue());
       assertThat(seen).containsExactlyInAnyOrder(RequestId.of(1), RequestId.of(2));
     }
   }
@@ -167,7 +172,8 @@ class InboundRequestTest {
       e.inject("[" + request("1", "ping") + "]");
       await(() -> responses(e.end()).size() == 1, "the batch is refused");
 
-      assertThat(responses(e.end()).get(0).get("error").get("code").asInt()).isEqualTo(ErrorCodes.INVALID_REQUEST);
+      assertThat(responses(e.end()).get(0).get("error").get("code").asInt())
+          .isEqualTo(ErrorCodes.INVALID_REQUEST);
       assertThat(seen).isEmpty();
     }
   }
@@ -180,17 +186,24 @@ class InboundRequestTest {
       e.inject("[" + request("1", "ping") + "," + request("\"two\"", "ping") + "]");
       await(() -> responses(e.end()).size() == 2, "both items are answered");
 
-      assertThat(responsesTo(e.end(), RequestId.of(1))).singleElement().satisfies(r -> assertThat(r.has("result")).isTrue());
-      assertThat(responsesTo(e.end(), RequestId.of("two"))).singleElement().satisfies(r -> assertThat(r.has("result")).isTrue());
+      assertThat(responsesTo(e.end(), RequestId.of(1)))
+          .singleElement()
+          .satisfies(r -> assertThat(r.has("result")).isTrue());
+      assertThat(responsesTo(e.end(), RequestId.of("two")))
+          .singleElement()
+          .satisfies(r -> assertThat(r.has("result")).isTrue());
     }
   }
 
   @Test
   void unknownNotificationsAreDroppedCountedAndNeverAnswered() {
     List<String> handled = new CopyOnWriteArrayList<>();
-    try (OneEngine e = new OneEngine(
-        blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()),
-        b -> b.onNotification("notifications/initialized", params -> handled.add("initialized")))) {
+    try (OneEngine e =
+        new OneEngine(
+            blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()),
+            b ->
+                b.onNotification(
+                    "notifications/initialized", params -> handled.add("initialized")))) {
       e.inject("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/no_such_thing\",\"params\":{}}");
       e.inject("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
       e.inject(request("99", "ping"));
@@ -198,17 +211,21 @@ class InboundRequestTest {
 
       assertThat(e.events.dropped(EventListener.DropReason.UNKNOWN_METHOD)).isEqualTo(1);
       assertThat(handled).containsExactly("initialized");
-      assertThat(frames(e.end())).singleElement().satisfies(f -> assertThat(idOf(f)).isEqualTo(RequestId.of(99)));
+      assertThat(frames(e.end()))
+          .singleElement()
+          .satisfies(f -> assertThat(idOf(f)).isEqualTo(RequestId.of(99)));
     }
   }
 
   @Test
   void aMalformedFrameIsAnsweredWithAParseErrorAndCounted() {
-    try (OneEngine e = new OneEngine(blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()))) {
+    try (OneEngine e =
+        new OneEngine(blockingHandler(new CountDownLatch(0), new CopyOnWriteArrayList<>()))) {
       e.inject("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");
       await(() -> responses(e.end()).size() == 1, "it is answered");
 
-      assertThat(responses(e.end()).get(0).get("error").get("code").asInt()).isEqualTo(ErrorCodes.PARSE_ERROR);
+      assertThat(responses(e.end()).get(0).get("error").get("code").asInt())
+          .isEqualTo(ErrorCodes.PARSE_ERROR);
       assertThat(e.events.invalidMessages()).isEqualTo(1);
     }
   }
@@ -219,17 +236,18 @@ class InboundRequestTest {
     AtomicReference<Thread> handlerThread = new AtomicReference<>();
     AtomicReference<String> handlerSaw = new AtomicReference<>();
     AtomicInteger answered = new AtomicInteger();
-    EnginePair p = new EnginePair(call -> {
-      handlerThread.set(Thread.currentThread());
-      started.countDown();
-      try {
-        Thread.sleep(60_000);
-        answered.incrementAndGet();
-      } catch (InterruptedException ie) {
-        handlerSaw.set("interrupted; token " + call.cancellation().reason());
-      }
-      return object("{}");
-    });
+    EnginePair p =
+        new EnginePair(call -> {
+          handlerThread.set(Thread.currentThread());
+          started.countDown();
+          try {
+            Thread.sleep(60_000);
+            answered.incrementAndGet();
+          } catch (InterruptedException ie) {
+            handlerSaw.set("interrupted; token " + call.cancellation().reason());
+          }
+          return object("{}");
+        });
     OutboundCall call = p.client.request("tools/call", null);
     await(started, "the handler runs");
 

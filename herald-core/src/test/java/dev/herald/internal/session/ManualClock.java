@@ -21,7 +21,10 @@ final class ManualClock implements Ticker, Scheduler {
   private long now;
   private long seq;
   private final PriorityQueue<Task> queue =
-      new PriorityQueue<>((a, b) -> a.deadline != b.deadline ? Long.compare(a.deadline, b.deadline) : Long.compare(a.seq, b.seq));
+      new PriorityQueue<>((a, b) ->
+          a.deadline != b.deadline
+              ? Long.compare(a.deadline, b.deadline)
+              : Long.compare(a.seq, b.seq));
 
   private static final class Task {
     final long deadline;

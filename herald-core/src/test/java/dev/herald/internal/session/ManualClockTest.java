@@ -18,7 +18,10 @@ class ManualClockTest {
     clock.schedule(() -> ran.add("c@" + clock.nanos()), 30);
     clock.schedule(() -> ran.add("a@" + clock.nanos()), 10);
     clock.schedule(() -> ran.add("b1@" + clock.nanos()), 20);
-    clock.schedule(() -> ran.add("b2@" + clock.nanos() + (Thread.currentThread() == caller ? "" : " elsewhere")), 20);
+    clock.schedule(
+        () ->
+            ran.add("b2@" + clock.nanos() + (Thread.currentThread() == caller ? "" : " elsewhere")),
+        20);
     clock.schedule(() -> ran.add("late"), 31);
 
     clock.advance(Duration.ofNanos(30));
@@ -46,11 +49,13 @@ class ManualClockTest {
   void aTaskScheduledByARunningTaskRunsInTheSameAdvanceWhenItFallsDue() {
     ManualClock clock = new ManualClock();
     List<Long> ran = new CopyOnWriteArrayList<>();
-    clock.schedule(() -> {
-      ran.add(clock.nanos());
-      clock.schedule(() -> ran.add(clock.nanos()), 50);
-      clock.schedule(() -> ran.add(clock.nanos()), 500);
-    }, 100);
+    clock.schedule(
+        () -> {
+          ran.add(clock.nanos());
+          clock.schedule(() -> ran.add(clock.nanos()), 50);
+          clock.schedule(() -> ran.add(clock.nanos()), 500);
+        },
+        100);
 
     clock.advance(Duration.ofNanos(200));
 

@@ -12,11 +12,17 @@ import java.util.function.Consumer;
 final class OneEngine implements AutoCloseable {
   final InMemoryTransport.Pair wire = InMemoryTransport.pair();
   final SessionEngine engine;
+
   /** What the engine reported to its event listener. */
   final CountingEventListener events = new CountingEventListener();
 
   OneEngine(RequestHandler handler, Consumer<SessionEngine.Builder> config) {
-    SessionEngine.Builder b = SessionEngine.builder().name("engine").transport(wire.server()).requests(handler).eventListener(events);
+    SessionEngine.Builder b =
+        SessionEngine.builder()
+            .name("engine")
+            .transport(wire.server())
+            .requests(handler)
+            .eventListener(events);
     config.accept(b);
     engine = b.build();
     engine.start();

@@ -29,7 +29,8 @@ class OutboundCallTest {
 
   @Test
   void aResponseCompletesTheCallAndFreesItsEntry() {
-    try (EnginePair p = new EnginePair(call -> object("{\"echo\":" + call.params().get("text") + "}"))) {
+    try (EnginePair p =
+        new EnginePair(call -> object("{\"echo\":" + call.params().get("text") + "}"))) {
       OutboundCall call = p.client.request("tools/call", object("{\"text\":\"hi\"}"));
 
       assertThat(get(call.result())).isEqualTo(json("{\"echo\":\"hi\"}"));
@@ -41,16 +42,19 @@ class OutboundCallTest {
 
   @Test
   void anErrorResponseFailsTheCallWithItsCode() {
-    try (EnginePair p = new EnginePair(call -> {
-      throw new McpException(ErrorCodes.INVALID_PARAMS, "Invalid params: text is required");
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          throw new McpException(ErrorCodes.INVALID_PARAMS, "Invalid params: text is required");
+        })) {
       OutboundCall call = p.client.request("tools/call", null);
 
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(McpException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
-            assertThat(e.getMessage()).isEqualTo("Invalid params: text is required");
-          });
+          .isInstanceOfSatisfying(
+              McpException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
+                assertThat(e.getMessage()).isEqualTo("Invalid params: text is required");
+              });
       assertThat(p.client.pendingCount()).isZero();
     }
   }
@@ -58,19 +62,27 @@ class OutboundCallTest {
   @Test
   void cancellingSendsOneCancelledNotificationAndFailsTheCall() {
     CountDownLatch never = new CountDownLatch(1);
-    try (EnginePair p = new EnginePair(call -> {
-      block(never);
-      return object("{}");
-    })) {
+    try (EnginePair p =
+        new EnginePair(call -> {
+          block(never);
+          return object("{}");
+        })) {
       OutboundCall call = p.client.request("tools/call", null);
 
       assertThat(call.cancel("user pressed stop")).isTrue();
       assertThat(call.cancel("again")).isFalse();
 
-      assertThat(failure(call.result())).isExactlyInstanceOf(CancelledException.class).hasMessage("user pressed stop");
+      assertThat(failure(call.result()))
+          .isExactlyInstanceOf(CancelledException.class)
+          .hasMessage("user pressed stop");
       assertThat(p.client.pendingCount()).isZero();
       assertThat(cancelledIds(p.clientEnd())).containsExactly(call.id());
-      assertThat(withMethod(p.clientEnd(), "notifications/cancelled").get(0).get("params").get("reason").asString())
+      assertThat(
+              withMethod(p.clientEnd(), "notifications/cancelled")
+                  .get(0)
+                  .get("params")
+                  .get("reason")
+                  .asString())
           .isEqualTo("user pressed stop");
     }
   }
@@ -78,9 +90,14 @@ class OutboundCallTest {
   @Test
   void aTimeoutSendsCancelledFreesTheEntryAndALateResponseIsIgnoredAndCounted() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
-      OutboundCall call = e.engine.request(
-          "tools/call", null, CallOptions.builder().timeout(Duration.ofSeconds(2)).build(), null);
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+      OutboundCall call =
+          e.engine.request(
+              "tools/call",
+              null,
+              CallOptions.builder().timeout(Duration.ofSeconds(2)).build(),
+              null);
 
       clock.advanceMillis(1999);
       assertThat(e.engine.pendingCount()).isEqualTo(1);
@@ -90,7 +107,9 @@ class OutboundCallTest {
       assertThat(e.engine.pendingCount()).isZero();
       assertThat(cancelledIds(e.end())).containsExactly(call.id());
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
 
       e.inject("{\"jsonrpc\":\"2.0\",\"id\":" + call.id() + ",\"result\":{\"late\":true}}");
       await(() -> e.events.responsesIgnored() == 1, "the late response is counted");
@@ -103,7 +122,8 @@ class OutboundCallTest {
   @Test
   void aResponseToARequestNeverSentIsCountedAsLate() {
     try (OneEngine e = new OneEngine(EnginePair.unknownMethod())) {
-      e.inject("{\"jsonrpc\":\"2.0\",\"id\":\"nobody\",\"error\":{\"code\":-32603,\"message\":\"x\"}}");
+      e.inject(
+          "{\"jsonrpc\":\"2.0\",\"id\":\"nobody\",\"error\":{\"code\":-32603,\"message\":\"x\"}}");
       await(() -> e.events.responsesIgnored() == 1, "the stray response is counted");
       assertThat(e.end().sent()).isEmpty();
     }
@@ -112,7 +132,8 @@ class OutboundCallTest {
   @Test
   void theIdleClockIsResetByAnAcceptedProgressUpdate() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
       OutboundCall call = e.engine.request("tools/call", null, idleOneSecond(), null);
       ProgressToken token = tokenOf(onlyRequest(e.end(), "tools/call"));
 
@@ -126,17 +147,21 @@ class OutboundCallTest {
       clock.advanceMillis(1); // 1900 ms: 1 s since the accepted update
       assertThat(e.engine.pendingCount()).isZero();
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.IDLE));
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.IDLE));
       assertThat(withMethod(e.end(), "notifications/cancelled"))
           .singleElement()
-          .satisfies(n -> assertThat(n.get("params").get("reason").asString()).isEqualTo("idle timeout"));
+          .satisfies(
+              n -> assertThat(n.get("params").get("reason").asString()).isEqualTo("idle timeout"));
     }
   }
 
   @Test
   void aRefusedProgressUpdateDoesNotResetTheIdleClock() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
       OutboundCall call = e.engine.request("tools/call", null, idleOneSecond(), null);
       ProgressToken token = tokenOf(onlyRequest(e.end(), "tools/call"));
 
@@ -145,30 +170,37 @@ class OutboundCallTest {
       await(() -> accepted(call) == 1, "the first update is accepted");
 
       clock.advanceMillis(400); // 900 ms
-      e.inject(progressFrame(token, "5", ""));     // equal
-      e.inject(progressFrame(token, "4", ""));     // regressing
+      e.inject(progressFrame(token, "5", "")); // equal
+      e.inject(progressFrame(token, "4", "")); // regressing
       e.inject(progressFrame(token, "1e400", "")); // not finite
-      await(() -> call.progressRecord().orElseThrow().rejectedTotal() == 3, "three updates are refused");
+      await(
+          () -> call.progressRecord().orElseThrow().rejectedTotal() == 3,
+          "three updates are refused");
 
       clock.advanceMillis(599); // 1499 ms: 999 ms since the accepted update
       assertThat(e.engine.pendingCount()).isEqualTo(1);
       clock.advanceMillis(1); // 1500 ms: the refused updates at 900 ms did not move the clock
       assertThat(e.engine.pendingCount()).isZero();
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.IDLE));
-      assertThat(call.progressRecord().orElseThrow().terminal()).isEqualTo(ProgressRecord.Terminal.TIMEOUT_IDLE);
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.IDLE));
+      assertThat(call.progressRecord().orElseThrow().terminal())
+          .isEqualTo(ProgressRecord.Terminal.TIMEOUT_IDLE);
     }
   }
 
   @Test
   void theAbsoluteDeadlineIsNeverExtendedByProgress() {
     ManualClock clock = new ManualClock();
-    try (OneEngine e = new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
-      CallOptions options = CallOptions.builder()
-          .progress(ProgressListener.NONE)
-          .idleTimeout(Duration.ofSeconds(1))
-          .timeout(Duration.ofMillis(2500))
-          .build();
+    try (OneEngine e =
+        new OneEngine(EnginePair.unknownMethod(), b -> b.ticker(clock).scheduler(clock))) {
+      CallOptions options =
+          CallOptions.builder()
+              .progress(ProgressListener.NONE)
+              .idleTimeout(Duration.ofSeconds(1))
+              .timeout(Duration.ofMillis(2500))
+              .build();
       OutboundCall call = e.engine.request("tools/call", null, options, null);
       ProgressToken token = tokenOf(onlyRequest(e.end(), "tools/call"));
 
@@ -184,11 +216,15 @@ class OutboundCallTest {
       clock.advanceMillis(1);
       assertThat(e.engine.pendingCount()).isZero();
       assertThat(failure(call.result()))
-          .isInstanceOfSatisfying(TimeoutException.class, t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
+          .isInstanceOfSatisfying(
+              TimeoutException.class,
+              t -> assertThat(t.clock()).isEqualTo(TimeoutException.Clock.ABSOLUTE));
       assertThat(withMethod(e.end(), "notifications/cancelled"))
           .singleElement()
-          .satisfies(n -> assertThat(n.get("params").get("reason").asString()).isEqualTo("timeout"));
-      assertThat(call.progressRecord().orElseThrow().terminal()).isEqualTo(ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+          .satisfies(
+              n -> assertThat(n.get("params").get("reason").asString()).isEqualTo("timeout"));
+      assertThat(call.progressRecord().orElseThrow().terminal())
+          .isEqualTo(ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
     }
   }
 
@@ -211,40 +247,60 @@ class OutboundCallTest {
     CountDownLatch callerInside = new CountDownLatch(1);
     CountDownLatch closeBegun = new CountDownLatch(1);
     CountDownLatch requestReturned = new CountDownLatch(1);
-    java.util.concurrent.atomic.AtomicReference<Thread> gated = new java.util.concurrent.atomic.AtomicReference<>();
-    Ticker ticker = () -> {
-      if (Thread.currentThread() == gated.get()) { // the request's first clock read, just after its open check
-        gated.set(null);
-        callerInside.countDown();
-        block(closeBegun);
-      }
-      return System.nanoTime();
-    };
-    Transport transport = new Transport() {
-      @Override public void start(Receiver receiver) { pair.server().start(receiver); }
-      @Override public void send(JsonRpcMessage message, RequestId relatedTo) {
-        pair.server().send(message, relatedTo);
-      }
-      @Override public void close() {
-        closeBegun.countDown(); // the engine has already failed its pending calls
-        try {
-          requestReturned.await(5, TimeUnit.SECONDS); // let the racing request() run to its end first
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        pair.server().close();
-      }
-    };
-    SessionEngine engine = SessionEngine.builder().transport(transport).requests(EnginePair.unknownMethod()).ticker(ticker).build();
+    java.util.concurrent.atomic.AtomicReference<Thread> gated =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    Ticker ticker =
+        () -> {
+          if (Thread.currentThread()
+              == gated.get()) { // the request's first clock read, just after its open check
+            gated.set(null);
+            callerInside.countDown();
+            block(closeBegun);
+          }
+          return System.nanoTime();
+        };
+    Transport transport =
+        new Transport() {
+          @Override
+          public void start(Receiver receiver) {
+            pair.server().start(receiver);
+          }
+
+          @Override
+          public void send(JsonRpcMessage message, RequestId relatedTo) {
+            pair.server().send(message, relatedTo);
+          }
+
+          @Override
+          public void close() {
+            closeBegun.countDown(); // the engine has already failed its pending calls
+            try {
+              requestReturned.await(
+                  5, TimeUnit.SECONDS); // let the racing request() run to its end first
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            pair.server().close();
+          }
+        };
+    SessionEngine engine =
+        SessionEngine.builder()
+            .transport(transport)
+            .requests(EnginePair.unknownMethod())
+            .ticker(ticker)
+            .build();
     engine.start();
-    java.util.concurrent.CompletableFuture<OutboundCall> racing = new java.util.concurrent.CompletableFuture<>();
-    Thread caller = Thread.ofPlatform().unstarted(() -> {
-      try {
-        racing.complete(engine.request("ping", null));
-      } finally {
-        requestReturned.countDown();
-      }
-    });
+    java.util.concurrent.CompletableFuture<OutboundCall> racing =
+        new java.util.concurrent.CompletableFuture<>();
+    Thread caller =
+        Thread.ofPlatform()
+            .unstarted(() -> {
+              try {
+                racing.complete(engine.request("ping", null));
+              } finally {
+                requestReturned.countDown();
+              }
+            });
     gated.set(caller);
     caller.start();
     await(callerInside, "the caller is past the open check");
@@ -257,7 +313,10 @@ class OutboundCallTest {
   }
 
   private static CallOptions idleOneSecond() {
-    return CallOptions.builder().progress(ProgressListener.NONE).idleTimeout(Duration.ofSeconds(1)).build();
+    return CallOptions.builder()
+        .progress(ProgressListener.NONE)
+        .idleTimeout(Duration.ofSeconds(1))
+        .build();
   }
 
   private static long accepted(OutboundCall call) {

@@ -69,11 +69,16 @@ class ProgressReceiverTest {
       e.inject(progressFrame(token, "1", ""));
       e.inject(progressFrame(ProgressTokens.random(), "1", ""));
       e.inject(progressFrame(ProgressToken.of(12345), "1", ""));
-      await(() -> e.events.progressUpdatesRefused(ProgressRejection.LATE) == 1 && e.events.progressUpdatesRefused(ProgressRejection.UNKNOWN) == 2, "all three are refused");
+      await(
+          () ->
+              e.events.progressUpdatesRefused(ProgressRejection.LATE) == 1
+                  && e.events.progressUpdatesRefused(ProgressRejection.UNKNOWN) == 2,
+          "all three are refused");
 
       assertThat(renders.seen).isEmpty();
       assertThat(call.progressRecord().orElseThrow().accepted()).isZero();
-      assertThat(call.progressRecord().orElseThrow().terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
+      assertThat(call.progressRecord().orElseThrow().terminal())
+          .isEqualTo(ProgressRecord.Terminal.RESPONSE);
       assertThat(e.engine.activeProgressTokens()).isZero();
     }
   }
@@ -82,14 +87,23 @@ class ProgressReceiverTest {
   void theRegistryTellsLateFromUnknownAndForgetsTheOldestTombstones() {
     ManualClock clock = new ManualClock();
     ProgressRegistry registry = new ProgressRegistry();
-    List<ProgressRejection> verdicts = new ArrayList<>(); // what the session reports to its listener
+    List<ProgressRejection> verdicts =
+        new ArrayList<>(); // what the session reports to its listener
     ProgressTracker first = tracker(ProgressToken.of("first"), new Renders(), Duration.ZERO, clock);
     registry.register(first);
     registry.close(first, ProgressRecord.Terminal.CANCELLED);
 
-    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 1, null, null))))
+    assertThat(
+            tally(
+                verdicts,
+                registry.onProgress(
+                    ProgressNotificationParams.of(ProgressToken.of("first"), 1, null, null))))
         .contains(ProgressRejection.LATE);
-    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("other"), 1, null, null))))
+    assertThat(
+            tally(
+                verdicts,
+                registry.onProgress(
+                    ProgressNotificationParams.of(ProgressToken.of("other"), 1, null, null))))
         .contains(ProgressRejection.UNKNOWN);
 
     for (int i = 0; i < ProgressRegistry.TOMBSTONES; i++) {
@@ -97,17 +111,27 @@ class ProgressReceiverTest {
       registry.register(t);
       registry.close(t, ProgressRecord.Terminal.RESPONSE);
     }
-    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of("first"), 2, null, null))))
+    assertThat(
+            tally(
+                verdicts,
+                registry.onProgress(
+                    ProgressNotificationParams.of(ProgressToken.of("first"), 2, null, null))))
         .as("the oldest tombstone is gone, so the token is simply unknown")
         .contains(ProgressRejection.UNKNOWN);
-    assertThat(tally(verdicts, registry.onProgress(ProgressNotificationParams.of(ProgressToken.of(ProgressRegistry.TOMBSTONES - 1), 2, null, null))))
+    assertThat(
+            tally(
+                verdicts,
+                registry.onProgress(
+                    ProgressNotificationParams.of(
+                        ProgressToken.of(ProgressRegistry.TOMBSTONES - 1), 2, null, null))))
         .contains(ProgressRejection.LATE);
     assertThat(verdicts).filteredOn(v -> v == ProgressRejection.LATE).hasSize(2);
     assertThat(verdicts).filteredOn(v -> v == ProgressRejection.UNKNOWN).hasSize(2);
     assertThat(registry.activeCount()).isZero();
   }
 
-  private static Optional<ProgressRejection> tally(List<ProgressRejection> verdicts, Optional<ProgressRejection> verdict) {
+  private static Optional<ProgressRejection> tally(
+      List<ProgressRejection> verdicts, Optional<ProgressRejection> verdict) {
     verdict.ifPresent(verdicts::add);
     return verdict;
   }
@@ -115,19 +139,25 @@ class ProgressReceiverTest {
   @Test
   void updatesAreNeverAttachedToAnotherCall() {
     CountDownLatch bothStarted = new CountDownLatch(2);
-    try (EnginePair p = new EnginePair(call -> {
-      int base = call.params().get("base").asInt();
-      bothStarted.countDown();
-      block(bothStarted);
-      for (int i = 1; i <= 3; i++) {
-        call.progress().report(base + i);
-      }
-      return object("{}");
-    }, b -> {}, b -> b.progressInterval(Duration.ZERO))) {
+    try (EnginePair p =
+        new EnginePair(
+            call -> {
+              int base = call.params().get("base").asInt();
+              bothStarted.countDown();
+              block(bothStarted);
+              for (int i = 1; i <= 3; i++) {
+                call.progress().report(base + i);
+              }
+              return object("{}");
+            },
+            b -> {},
+            b -> b.progressInterval(Duration.ZERO))) {
       Renders a = new Renders();
       Renders b = new Renders();
-      OutboundCall callA = p.client.request("tools/call", object("{\"base\":0}"), everyUpdateTo(a), null);
-      OutboundCall callB = p.client.request("tools/call", object("{\"base\":100}"), everyUpdateTo(b), null);
+      OutboundCall callA =
+          p.client.request("tools/call", object("{\"base\":0}"), everyUpdateTo(a), null);
+      OutboundCall callB =
+          p.client.request("tools/call", object("{\"base\":100}"), everyUpdateTo(b), null);
       get(callA.result());
       get(callB.result());
 
@@ -154,14 +184,18 @@ class ProgressReceiverTest {
       e.inject(progressFrame(token, "6", ",\"total\":1e400"));
       e.inject(progressFrame(token, "6", ",\"total\":0"));
       e.inject(progressFrame(token, "7", ""));
-      await(() -> call.progressRecord().orElseThrow().accepted() == 2, "the valid updates are accepted");
+      await(
+          () -> call.progressRecord().orElseThrow().accepted() == 2,
+          "the valid updates are accepted");
       await(() -> renders.seen.size() == 2, "they are rendered");
 
       ProgressRecord record = call.progressRecord().orElseThrow();
-      assertThat(record.rejected()).containsExactlyInAnyOrderEntriesOf(Map.of(
-          ProgressRejection.NOT_INCREASING, 2L,
-          ProgressRejection.NON_FINITE, 2L,
-          ProgressRejection.INVALID_TOTAL, 1L));
+      assertThat(record.rejected())
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(
+                  ProgressRejection.NOT_INCREASING, 2L,
+                  ProgressRejection.NON_FINITE, 2L,
+                  ProgressRejection.INVALID_TOTAL, 1L));
       assertThat(record.rendered()).isEqualTo(2);
       assertThat(record.lastProgress()).isEqualTo(7.0);
       assertThat(record.totalKnown()).isFalse();
@@ -171,7 +205,8 @@ class ProgressReceiverTest {
 
       e.inject(result(call.id()));
       get(call.result());
-      assertThat(call.progressRecord().orElseThrow().terminal()).isEqualTo(ProgressRecord.Terminal.RESPONSE);
+      assertThat(call.progressRecord().orElseThrow().terminal())
+          .isEqualTo(ProgressRecord.Terminal.RESPONSE);
     }
   }
 
@@ -198,7 +233,9 @@ class ProgressReceiverTest {
 
       e.inject(progressFrame(token, "5", ""));
       await(() -> renders.seen.size() == 3, "the third is rendered");
-      assertThat(renders.lastSeen().total()).as("an update without a total does not keep an old one").isNull();
+      assertThat(renders.lastSeen().total())
+          .as("an update without a total does not keep an old one")
+          .isNull();
       call.cancel("done");
     }
   }
@@ -212,7 +249,8 @@ class ProgressReceiverTest {
       OutboundCall call = e.engine.request("tools/call", null, everyUpdateTo(renders), null);
       ProgressToken token = tokenOf(onlyRequest(e.end(), "tools/call"));
 
-      String hostile = "\\u001b[31mdanger\\u001b[0m\\tzone \\u0000\\u0007\\u202eevil \\u001b]8;;http://x\\u0007link\\u001b]8;;\\u0007";
+      String hostile =
+          "\\u001b[31mdanger\\u001b[0m\\tzone \\u0000\\u0007\\u202eevil \\u001b]8;;http://x\\u0007link\\u001b]8;;\\u0007";
       e.inject(progressFrame(token, "1", ",\"message\":\"" + hostile + "\""));
       e.inject(progressFrame(token, "2", ",\"message\":\"" + "x".repeat(5000) + "\""));
       await(() -> renders.seen.size() == 2, "both are rendered");
@@ -229,7 +267,8 @@ class ProgressReceiverTest {
     assertThat(MessageSanitizer.sanitize("\u009b31mC1 form\u009b0m")).isEqualTo("C1 form");
     assertThat(MessageSanitizer.sanitize("a\u001b]0;window title\u001b\\b")).isEqualTo("ab");
     assertThat(MessageSanitizer.sanitize("keep [31m as typed")).isEqualTo("keep [31m as typed");
-    assertThat(MessageSanitizer.sanitize("line\r\nbreak\u2028and\u00a0space")).isEqualTo("line break and space");
+    assertThat(MessageSanitizer.sanitize("line\r\nbreak\u2028and\u00a0space"))
+        .isEqualTo("line break and space");
     assertThat(MessageSanitizer.sanitize("tail escape\u001b")).isEqualTo("tail escape");
     assertThat(MessageSanitizer.sanitize(null)).isNull();
   }
@@ -261,7 +300,8 @@ class ProgressReceiverTest {
   void theFinalValueIsRenderedBeforeTheResultIsDelivered() {
     try (OneEngine e = new OneEngine(EnginePair.unknownMethod())) {
       Renders renders = new Renders();
-      CallOptions slowCadence = CallOptions.builder().progress(renders).renderInterval(Duration.ofHours(1)).build();
+      CallOptions slowCadence =
+          CallOptions.builder().progress(renders).renderInterval(Duration.ofHours(1)).build();
       OutboundCall call = e.engine.request("tools/call", null, slowCadence, null);
       ProgressToken token = tokenOf(onlyRequest(e.end(), "tools/call"));
       List<List<Double>> atCompletion = new CopyOnWriteArrayList<>();
@@ -290,7 +330,9 @@ class ProgressReceiverTest {
     Set<ProgressToken> tokens = new HashSet<>();
     for (int i = 0; i < 10_000; i++) {
       ProgressToken t = ProgressTokens.random();
-      assertThat(t).isInstanceOfSatisfying(ProgressToken.Text.class, s -> assertThat(s.value()).matches("[0-9a-f]{32}"));
+      assertThat(t)
+          .isInstanceOfSatisfying(
+              ProgressToken.Text.class, s -> assertThat(s.value()).matches("[0-9a-f]{32}"));
       tokens.add(t);
     }
     assertThat(tokens).hasSize(10_000);
@@ -300,24 +342,31 @@ class ProgressReceiverTest {
       e.engine.request("b", null, everyUpdateTo(new Renders()), null);
       ProgressToken a = tokenOf(onlyRequest(e.end(), "a"));
       ProgressToken b = tokenOf(onlyRequest(e.end(), "b"));
-      assertThat(onlyRequest(e.end(), "a").get("params").get("_meta").get("progressToken").isString()).isTrue();
+      assertThat(
+              onlyRequest(e.end(), "a").get("params").get("_meta").get("progressToken").isString())
+          .isTrue();
       assertThat(((ProgressToken.Text) a).value()).matches("[0-9a-f]{32}");
       assertThat(a).isNotEqualTo(b);
     }
   }
 
-  // ------------------------------------------------------------------ cadence (direct, ManualClock)
+  // ------------------------------------------------------------------ cadence (direct,
+  // ManualClock)
 
   /** 10,000 valid updates over 10 s, rendered at a 100 ms cadence, keep update 10,000 visible. */
   @Test
   void tenThousandUpdatesOverTenSecondsRenderAboutOneHundredAndOneFrames() {
     ManualClock clock = new ManualClock();
     Renders renders = new Renders();
-    ProgressTracker tracker = tracker(ProgressToken.of("seed"), renders, Duration.ofMillis(100), clock);
+    ProgressTracker tracker =
+        tracker(ProgressToken.of("seed"), renders, Duration.ofMillis(100), clock);
 
     for (int i = 1; i <= 10_000; i++) {
       clock.advanceMillis(1);
-      assertThat(tracker.accept(ProgressNotificationParams.of(ProgressToken.of("seed"), i, 10_000.0, null))).isEmpty();
+      assertThat(
+              tracker.accept(
+                  ProgressNotificationParams.of(ProgressToken.of("seed"), i, 10_000.0, null)))
+          .isEmpty();
     }
     tracker.close(ProgressRecord.Terminal.RESPONSE);
 
@@ -353,17 +402,21 @@ class ProgressReceiverTest {
     assertThat(renders.values()).containsExactly(1.0);
     clock.advanceMillis(1);
     assertThat(renders.values()).containsExactly(1.0, 3.0);
-    assertThat(renders.lastSeen().message()).as("the message of an update without one is kept").isEqualTo("two");
+    assertThat(renders.lastSeen().message())
+        .as("the message of an update without one is kept")
+        .isEqualTo("two");
     assertThat(renders.lastSeen().last()).isFalse();
 
     tracker.close(ProgressRecord.Terminal.CANCELLED);
     assertThat(renders.seen).as("nothing pending, so no extra final render").hasSize(2);
     assertThat(tracker.close(ProgressRecord.Terminal.RESPONSE)).isFalse();
     assertThat(tracker.record().terminal()).isEqualTo(ProgressRecord.Terminal.CANCELLED);
-    assertThat(tracker.accept(ProgressNotificationParams.of(token, 4, null, null))).contains(ProgressRejection.LATE);
+    assertThat(tracker.accept(ProgressNotificationParams.of(token, 4, null, null)))
+        .contains(ProgressRejection.LATE);
   }
 
-  private static ProgressTracker tracker(ProgressToken token, ProgressListener listener, Duration cadence, ManualClock clock) {
+  private static ProgressTracker tracker(
+      ProgressToken token, ProgressListener listener, Duration cadence, ManualClock clock) {
     return new ProgressTracker(token, listener, cadence, clock, clock, Runnable::run, at -> {});
   }
 }

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RecordingEventListener implements EventListener {
   private final CopyOnWriteArrayList<String> events = new CopyOnWriteArrayList<>();
+
   /** The {@code elapsed} of every {@link #requestEnded}, in order. */
   public final CopyOnWriteArrayList<Duration> elapsed = new CopyOnWriteArrayList<>();
 
@@ -58,9 +59,15 @@ public final class RecordingEventListener implements EventListener {
   }
 
   @Override
-  public void requestEnded(String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
+  public void requestEnded(
+      String method, RequestId id, Duration elapsed, Outcome outcome, int errorCode) {
     this.elapsed.add(elapsed);
-    add("requestEnded " + method + " " + outcome + (outcome == Outcome.ERROR ? " " + errorCode : ""));
+    add(
+        "requestEnded "
+            + method
+            + " "
+            + outcome
+            + (outcome == Outcome.ERROR ? " " + errorCode : ""));
   }
 
   @Override

@@ -58,7 +58,8 @@ class ConnectionStateMachineTest {
     assertThat(machine.initializeSending(INIT)).isTrue();
     assertThat(machine.state()).isEqualTo(new Probing(INIT));
     assertThat(machine.probeAnswered("s-1")).isTrue();
-    assertThat(machine.state()).isEqualTo(new Streamable(new SessionFacts("s-1", null, INIT), Standing.UNREQUESTED));
+    assertThat(machine.state())
+        .isEqualTo(new Streamable(new SessionFacts("s-1", null, INIT), Standing.UNREQUESTED));
     assertThat(machine.awaitRoute()).isEqualTo(machine.state());
   }
 
@@ -66,9 +67,11 @@ class ConnectionStateMachineTest {
   void aFirstMessageOtherThanInitializeRoutesStraightToStreamable() {
     machine.start();
     machine.messageSending();
-    assertThat(machine.state()).isEqualTo(new Streamable(SessionFacts.none(), Standing.UNREQUESTED));
+    assertThat(machine.state())
+        .isEqualTo(new Streamable(SessionFacts.none(), Standing.UNREQUESTED));
     machine.messageSending();
-    assertThat(machine.state()).isEqualTo(new Streamable(SessionFacts.none(), Standing.UNREQUESTED));
+    assertThat(machine.state())
+        .isEqualTo(new Streamable(SessionFacts.none(), Standing.UNREQUESTED));
   }
 
   @Test
@@ -139,7 +142,8 @@ class ConnectionStateMachineTest {
     routedStreamable("s-1");
     machine.initializedSending(true);
     assertThat(machine.initializedAccepted()).isTrue();
-    CompletableFuture<Void> sender = CompletableFuture.runAsync(() -> machine.awaitStanding(Duration.ofSeconds(30)));
+    CompletableFuture<Void> sender =
+        CompletableFuture.runAsync(() -> machine.awaitStanding(Duration.ofSeconds(30)));
     machine.standingSettled();
     sender.get(10, TimeUnit.SECONDS);
     assertThat(standing()).isEqualTo(Standing.SETTLED);
@@ -150,7 +154,8 @@ class ConnectionStateMachineTest {
     machine.start();
     machine.initializeSending(INIT);
     assertThat(machine.fallingBack(legacy)).isTrue();
-    assertThat(machine.state()).isEqualTo(new FallingBack(legacy, new SessionFacts(null, null, INIT)));
+    assertThat(machine.state())
+        .isEqualTo(new FallingBack(legacy, new SessionFacts(null, null, INIT)));
     CompletableFuture<ConnectionState> sender = CompletableFuture.supplyAsync(machine::awaitRoute);
     machine.initializeAnswered(INIT, "2025-06-18");
     assertThat(sender).isNotDone();
@@ -172,7 +177,8 @@ class ConnectionStateMachineTest {
   void aProbeThatCouldNotBeSentFailsEveryLaterSenderWithItsFailureEvenAfterClose() {
     machine.start();
     machine.initializeSending(INIT);
-    TransportException unreachable = new TransportException("cannot reach " + URI_ + ": connection refused");
+    TransportException unreachable =
+        new TransportException("cannot reach " + URI_ + ": connection refused");
     machine.probeUnreachable(unreachable);
     assertThat(machine.state()).isEqualTo(new Unreachable(unreachable));
     assertThatThrownBy(machine::awaitRoute).isSameAs(unreachable);
@@ -197,7 +203,9 @@ class ConnectionStateMachineTest {
     assertThat(machine.state()).isEqualTo(new Closed(last, null));
     assertThat(machine.isClosed()).isTrue();
     assertThat(machine.session().id()).isEqualTo("s-1");
-    assertThatThrownBy(machine::awaitRoute).isInstanceOf(TransportException.class).hasMessageContaining("is closed");
+    assertThatThrownBy(machine::awaitRoute)
+        .isInstanceOf(TransportException.class)
+        .hasMessageContaining("is closed");
   }
 
   // ---------------------------------------------------------------- refused or ignored
@@ -228,7 +236,9 @@ class ConnectionStateMachineTest {
   @Test
   void nothingLeavesClosed() {
     machine.close(null);
-    assertThatThrownBy(machine::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("start");
+    assertThatThrownBy(machine::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("start");
     assertThatThrownBy(() -> machine.move("reopen", s -> new Idle()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("reopen")
@@ -245,7 +255,8 @@ class ConnectionStateMachineTest {
   @Test
   void anAnswerToAProbeThatWasNeverSentIsRefused() {
     machine.start();
-    assertThatThrownBy(() -> machine.probeAnswered("s-1")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> machine.probeAnswered("s-1"))
+        .isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> machine.fallingBack(legacy)).isInstanceOf(IllegalStateException.class);
     assertThat(machine.state()).isEqualTo(new Idle());
   }
@@ -255,16 +266,25 @@ class ConnectionStateMachineTest {
     routedStreamable("s-1");
     ConnectionState routed = machine.state();
     assertThatThrownBy(() -> machine.fallingBack(legacy)).isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> machine.move("probe again", s -> new Probing(INIT))).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> machine.move("probe again", s -> new Probing(INIT)))
+        .isInstanceOf(IllegalStateException.class);
     assertThat(machine.state()).isSameAs(routed);
   }
 
   @Test
   void theSessionIdNeverChangesOnceRouted() {
     Streamable routed = new Streamable(new SessionFacts("s-1", null, null), Standing.UNREQUESTED);
-    assertThat(routed.allows(new Streamable(new SessionFacts("s-2", null, null), Standing.UNREQUESTED))).isFalse();
-    assertThat(routed.allows(new Streamable(new SessionFacts(null, null, null), Standing.UNREQUESTED))).isFalse();
-    assertThat(routed.allows(new Streamable(new SessionFacts("s-1", "2025-11-25", null), Standing.UNREQUESTED))).isTrue();
+    assertThat(
+            routed.allows(
+                new Streamable(new SessionFacts("s-2", null, null), Standing.UNREQUESTED)))
+        .isFalse();
+    assertThat(
+            routed.allows(new Streamable(new SessionFacts(null, null, null), Standing.UNREQUESTED)))
+        .isFalse();
+    assertThat(
+            routed.allows(
+                new Streamable(new SessionFacts("s-1", "2025-11-25", null), Standing.UNREQUESTED)))
+        .isTrue();
   }
 
   @Test
@@ -286,9 +306,14 @@ class ConnectionStateMachineTest {
     Legacy l = new Legacy(legacy, SessionFacts.none());
     assertThat(l.allows(new Legacy(other, SessionFacts.none()))).isFalse();
     assertThat(l.allows(new Streamable(SessionFacts.none(), Standing.UNREQUESTED))).isFalse();
-    assertThat(new FallingBack(legacy, SessionFacts.none()).allows(new Legacy(other, SessionFacts.none()))).isFalse();
+    assertThat(
+            new FallingBack(legacy, SessionFacts.none())
+                .allows(new Legacy(other, SessionFacts.none())))
+        .isFalse();
     assertThat(new Idle().allows(new Legacy(legacy, SessionFacts.none()))).isFalse();
-    assertThat(new Unreachable(new TransportException("x")).allows(new Streamable(SessionFacts.none(), Standing.UNREQUESTED)))
+    assertThat(
+            new Unreachable(new TransportException("x"))
+                .allows(new Streamable(SessionFacts.none(), Standing.UNREQUESTED)))
         .isFalse();
   }
 }

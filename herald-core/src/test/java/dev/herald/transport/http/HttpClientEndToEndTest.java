@@ -41,8 +41,13 @@ class HttpClientEndToEndTest {
           return status(405);
         }
         // The resumed stream: the rest of the call.
-        return sse(ScriptedServer.event("call-2", "{\"jsonrpc\":\"2.0\",\"id\":" + callId + ",\"result\":"
-            + "{\"content\":[{\"type\":\"text\",\"text\":\"done after resume\"}]}}"));
+        return sse(
+            ScriptedServer.event(
+                "call-2",
+                "{\"jsonrpc\":\"2.0\",\"id\":"
+                    + callId
+                    + ",\"result\":"
+                    + "{\"content\":[{\"type\":\"text\",\"text\":\"done after resume\"}]}}"));
       }
       default -> {}
     }
@@ -50,17 +55,25 @@ class HttpClientEndToEndTest {
     String method = body.path("method").asString("");
     JsonNode id = body.get("id");
     return switch (method) {
-      case "initialize" -> json(
-          "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
-              + "\"serverInfo\":{\"name\":\"scripted\",\"version\":\"1.0\"}}}",
-          "Mcp-Session-Id", SID);
+      case "initialize" ->
+          json(
+              "{\"jsonrpc\":\"2.0\",\"id\":"
+                  + id
+                  + ",\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
+                  + "\"serverInfo\":{\"name\":\"scripted\",\"version\":\"1.0\"}}}",
+              "Mcp-Session-Id",
+              SID);
       case "tools/call" -> {
         callId = id.toString();
         String token = body.path("params").path("_meta").path("progressToken").toString();
         yield sse(
             "id: call-0\nretry: 50\ndata:\n\n",
-            ScriptedServer.event("call-1", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
-                + "{\"progressToken\":" + token + ",\"progress\":1,\"total\":2}}"));
+            ScriptedServer.event(
+                "call-1",
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
+                    + "{\"progressToken\":"
+                    + token
+                    + ",\"progress\":1,\"total\":2}}"));
         // ...and the stream closes before the response.
       }
       default -> status(202);
@@ -78,10 +91,14 @@ class HttpClientEndToEndTest {
       try (McpClient client = McpClient.builder().info("e2e", "1").connect(transport)) {
         assertThat(client.serverInfo().name()).isEqualTo("scripted");
         assertThat(transport.sessionId()).contains(SID);
-        result = client.callTool("slow", null, CallOptions.builder()
-            .progress(progress::add)
-            .timeout(Duration.ofSeconds(10))
-            .build());
+        result =
+            client.callTool(
+                "slow",
+                null,
+                CallOptions.builder()
+                    .progress(progress::add)
+                    .timeout(Duration.ofSeconds(10))
+                    .build());
       }
       assertThat(result.content()).containsExactly(ContentBlock.text("done after resume"));
       assertThat(progress).isNotEmpty();
@@ -92,17 +109,20 @@ class HttpClientEndToEndTest {
       List<Request> all = List.copyOf(server.requests);
       assertThat(all).filteredOn(r -> describe(r).equals("standing")).hasSize(1);
       List<Request> got = all.stream().filter(r -> !describe(r).equals("standing")).toList();
-      assertThat(got).extracting(r -> r.method() + " " + describe(r)).containsExactly(
-          "POST initialize",
-          "POST notifications/initialized",
-          "POST tools/call",
-          "GET Last-Event-ID: call-1",
-          "DELETE " + SID);
+      assertThat(got)
+          .extracting(r -> r.method() + " " + describe(r))
+          .containsExactly(
+              "POST initialize",
+              "POST notifications/initialized",
+              "POST tools/call",
+              "GET Last-Event-ID: call-1",
+              "DELETE " + SID);
       for (Request r : all.subList(1, all.size())) {
         assertThat(r.header("Mcp-Session-Id")).as(r.toString()).isEqualTo(SID);
         assertThat(r.header("MCP-Protocol-Version")).as(r.toString()).isEqualTo("2025-11-25");
       }
-      assertThat(Duration.ofNanos(got.get(3).nanos() - got.get(2).nanos())).isGreaterThanOrEqualTo(Duration.ofMillis(50));
+      assertThat(Duration.ofNanos(got.get(3).nanos() - got.get(2).nanos()))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(50));
     }
   }
 
@@ -120,7 +140,10 @@ class HttpClientEndToEndTest {
 
   private static String describe(Request r) {
     return switch (r.method()) {
-      case "GET" -> r.header("Last-Event-ID") == null ? "standing" : "Last-Event-ID: " + r.header("Last-Event-ID");
+      case "GET" ->
+          r.header("Last-Event-ID") == null
+              ? "standing"
+              : "Last-Event-ID: " + r.header("Last-Event-ID");
       case "DELETE" -> r.header("Mcp-Session-Id");
       default -> McpJson.mapper().readTree(r.body()).path("method").asString("");
     };

@@ -33,11 +33,12 @@ final class RecordingReceiver implements Transport.Receiver {
       if (closed.isDone()) {
         framesAfterClose.incrementAndGet();
       }
-      String text = switch (frame) {
-        case DecodedMessage.Valid v -> MessageCodec.encodeToString(v.message());
-        case DecodedMessage.Invalid i -> "invalid: " + i.error().message();
-        case DecodedMessage.Batch b -> "batch of " + b.items().size();
-      };
+      String text =
+          switch (frame) {
+            case DecodedMessage.Valid v -> MessageCodec.encodeToString(v.message());
+            case DecodedMessage.Invalid i -> "invalid: " + i.error().message();
+            case DecodedMessage.Batch b -> "batch of " + b.items().size();
+          };
       all.add(text);
       frames.add(text);
     } finally {

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ScriptedServer implements AutoCloseable {
   /** One recorded request. Header names are case-insensitive. */
-  record Request(String method, String path, Map<String, List<String>> headers, String body, long nanos) {
+  record Request(
+      String method, String path, Map<String, List<String>> headers, String body, long nanos) {
     @Nullable String header(String name) {
       List<String> values = headers.get(name);
       return values == null || values.isEmpty() ? null : values.getFirst();
@@ -58,20 +59,28 @@ final class ScriptedServer implements AutoCloseable {
   ScriptedServer(Function<Request, Responder> script) throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(executor);
-    server.createContext("/", exchange -> {
-      try (exchange) {
-        Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-        headers.putAll(exchange.getRequestHeaders());
-        String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        Request r = new Request(
-            exchange.getRequestMethod(), exchange.getRequestURI().toString(), headers, body, System.nanoTime());
-        requests.add(r);
-        arrivals.add(r);
-        script.apply(r).respond(exchange);
-      } catch (Exception e) {
-        // the client went away mid-response: expected when streams are cancelled
-      }
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            headers.putAll(exchange.getRequestHeaders());
+            String body =
+                new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            Request r =
+                new Request(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().toString(),
+                    headers,
+                    body,
+                    System.nanoTime());
+            requests.add(r);
+            arrivals.add(r);
+            script.apply(r).respond(exchange);
+          } catch (Exception e) {
+            // the client went away mid-response: expected when streams are cancelled
+          }
+        });
     server.start();
   }
 

@@ -17,7 +17,9 @@ class SseParserTest {
 
   private SseParser newParser(int max) {
     return new SseParser(
-        (type, data, length, id) -> events.add(new Event(type, new String(data, 0, length, StandardCharsets.UTF_8), id)), max);
+        (type, data, length, id) ->
+            events.add(new Event(type, new String(data, 0, length, StandardCharsets.UTF_8), id)),
+        max);
   }
 
   private void feed(String s) {
@@ -128,7 +130,8 @@ class SseParserTest {
   @Test
   void retryWithAnythingButDigitsIsIgnored() {
     feed("retry: 1000\n");
-    feed("retry: 12a\nretry: -5\nretry: 1.5\nretry:\nretry:  30\nretry: 99999999999999999999999\n\n");
+    feed(
+        "retry: 12a\nretry: -5\nretry: 1.5\nretry:\nretry:  30\nretry: 99999999999999999999999\n\n");
     assertThat(parser.retryMillis()).isEqualTo(1000);
   }
 
@@ -281,13 +284,15 @@ class SseParserTest {
 
   @Test
   void everySplitOfAStreamGivesTheSameEvents() {
-    String stream = "\uFEFF: hi\r\nid: 1\r\nevent: e\r\ndata: a\r\ndata\r\n\r\nretry: 50\rid: 2\rdata: {\"k\":1}\r\r"
-        + "id: 3\n\ndata: last\n\n";
+    String stream =
+        "\uFEFF: hi\r\nid: 1\r\nevent: e\r\ndata: a\r\ndata\r\n\r\nretry: 50\rid: 2\rdata: {\"k\":1}\r\r"
+            + "id: 3\n\ndata: last\n\n";
     byte[] all = stream.getBytes(StandardCharsets.UTF_8);
     SseParser whole = newParser(1024);
     whole.feed(all);
     List<Event> expected = List.copyOf(events);
-    assertThat(expected).containsExactly(new Event("e", "a\n", "1"), msg("{\"k\":1}", "2"), msg("last", "3"));
+    assertThat(expected)
+        .containsExactly(new Event("e", "a\n", "1"), msg("{\"k\":1}", "2"), msg("last", "3"));
     for (int cut1 = 0; cut1 <= all.length; cut1++) {
       for (int cut2 = cut1; cut2 <= all.length; cut2 += 3) {
         events.clear();
@@ -340,11 +345,12 @@ class SseParserTest {
   @Test
   void oneLongLineIsRefusedInsteadOfBuffered() {
     parser = newParser(64);
-    assertThatThrownBy(() -> {
-          for (int i = 0; i < 100; i++) {
-            feed("data: " + "y".repeat(10));
-          }
-        })
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 100; i++) {
+                feed("data: " + "y".repeat(10));
+              }
+            })
         .isInstanceOf(TransportException.class)
         .hasMessageContaining("larger than 64 bytes");
     assertThat(events).isEmpty();
@@ -353,11 +359,12 @@ class SseParserTest {
   @Test
   void manyDataLinesAddingUpPastTheLimitAreRefused() {
     parser = newParser(64);
-    assertThatThrownBy(() -> {
-          for (int i = 0; i < 20; i++) {
-            feed("data: 0123456789\n");
-          }
-        })
+    assertThatThrownBy(
+            () -> {
+              for (int i = 0; i < 20; i++) {
+                feed("data: 0123456789\n");
+              }
+            })
         .isInstanceOf(TransportException.class);
     assertThat(events).isEmpty();
   }
@@ -365,7 +372,8 @@ class SseParserTest {
   @Test
   void aLongCommentIsRefusedToo() {
     parser = newParser(64);
-    assertThatThrownBy(() -> feed(":" + "c".repeat(100) + "\n")).isInstanceOf(TransportException.class);
+    assertThatThrownBy(() -> feed(":" + "c".repeat(100) + "\n"))
+        .isInstanceOf(TransportException.class);
   }
 
   @Test
@@ -379,10 +387,13 @@ class SseParserTest {
 
   @Test
   void aReconnectionParserStartsFromTheGivenLastEventId() {
-    SseParser resumed = new SseParser(
-        (type, data, length, id) -> events.add(new Event(type, new String(data, 0, length, StandardCharsets.UTF_8), id)),
-        1024,
-        "41");
+    SseParser resumed =
+        new SseParser(
+            (type, data, length, id) ->
+                events.add(
+                    new Event(type, new String(data, 0, length, StandardCharsets.UTF_8), id)),
+            1024,
+            "41");
     assertThat(resumed.lastEventId()).isEqualTo("41");
     resumed.feed("data: replayed\n\nid: 42\ndata: next\n\n".getBytes(StandardCharsets.UTF_8));
     assertThat(events).containsExactly(msg("replayed", "41"), msg("next", "42"));

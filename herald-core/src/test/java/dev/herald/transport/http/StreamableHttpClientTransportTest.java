@@ -38,16 +38,20 @@ class StreamableHttpClientTransportTest {
   static final String INIT_RESULT =
       "{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
           + "\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}}";
-  static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
-  static final String CALL = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}}";
+  static final String INITIALIZED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+  static final String CALL =
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"}}";
   static final String PROGRESS_1 =
       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t\",\"progress\":1}}";
   static final String PROGRESS_2 =
       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":\"t\",\"progress\":2}}";
   static final String CALL_RESULT = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}";
-  static final String LIST_CHANGED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+  static final String LIST_CHANGED =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
   static final String SID = "session-1";
-  static final ReconnectPolicy FAST = new ReconnectPolicy(Duration.ofMillis(20), Duration.ofMillis(80), 3);
+  static final ReconnectPolicy FAST =
+      new ReconnectPolicy(Duration.ofMillis(20), Duration.ofMillis(80), 3);
 
   private ScriptedServer server;
   private StreamableHttpClientTransport transport;
@@ -69,15 +73,20 @@ class StreamableHttpClientTransportTest {
     return ((DecodedMessage.Valid) MessageCodec.decode(json)).message();
   }
 
-  private StreamableHttpClientTransport connect(Function<Request, Responder> script) throws Exception {
+  private StreamableHttpClientTransport connect(Function<Request, Responder> script)
+      throws Exception {
     return connect(script, b -> b);
   }
 
   private StreamableHttpClientTransport connect(
-      Function<Request, Responder> script, Function<StreamableHttpClientTransport.Builder, StreamableHttpClientTransport.Builder> config)
+      Function<Request, Responder> script,
+      Function<StreamableHttpClientTransport.Builder, StreamableHttpClientTransport.Builder> config)
       throws Exception {
     server = new ScriptedServer(script);
-    transport = config.apply(StreamableHttpClientTransport.builder().uri(server.uri()).reconnect(FAST)).build();
+    transport =
+        config
+            .apply(StreamableHttpClientTransport.builder().uri(server.uri()).reconnect(FAST))
+            .build();
     transport.start(receiver);
     return transport;
   }
@@ -159,7 +168,9 @@ class StreamableHttpClientTransportTest {
   @Test
   void noVersionHeaderForAVersionThatPredatesIt() throws Exception {
     String oldResult = INIT_RESULT.replace("2025-11-25", "2025-03-26");
-    connect(r -> r.isPost("\"initialize\"") ? json(oldResult) : status(202), b -> b.openStandingStream(false));
+    connect(
+        r -> r.isPost("\"initialize\"") ? json(oldResult) : status(202),
+        b -> b.openStandingStream(false));
     transport.send(msg(INIT), null);
     receiver.next();
     transport.send(msg(INITIALIZED), null);
@@ -169,10 +180,12 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void customHeadersGoOnEveryRequest() throws Exception {
-    connect(r -> {
-      Responder h = handshake(r);
-      return h != null ? h : status(405);
-    }, b -> b.header("Authorization", "Bearer abc"));
+    connect(
+        r -> {
+          Responder h = handshake(r);
+          return h != null ? h : status(405);
+        },
+        b -> b.header("Authorization", "Bearer abc"));
     initialize();
     assertThat(server.next().header("Authorization")).isEqualTo("Bearer abc");
     assertThat(server.next().header("Authorization")).isEqualTo("Bearer abc");
@@ -205,10 +218,11 @@ class StreamableHttpClientTransportTest {
   @Test
   void sendReturnsBeforeASlowJsonAnswer() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    connect(r -> ex -> {
-      release.await();
-      json(CALL_RESULT).respond(ex);
-    });
+    connect(r ->
+        ex -> {
+          release.await();
+          json(CALL_RESULT).respond(ex);
+        });
     long start = System.nanoTime();
     transport.send(msg(CALL), null);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
@@ -221,9 +235,15 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void eventStreamAnswerDeliversEachEventInOrderAndSkipsThePrimingEvent() throws Exception {
-    connect(r -> sse("id: a-0\ndata:\n\n", event("a-1", PROGRESS_1), event("a-2", PROGRESS_2), event("a-3", CALL_RESULT)));
+    connect(r ->
+        sse(
+            "id: a-0\ndata:\n\n",
+            event("a-1", PROGRESS_1),
+            event("a-2", PROGRESS_2),
+            event("a-3", CALL_RESULT)));
     transport.send(msg(CALL), null);
-    assertThat(List.of(receiver.next(), receiver.next(), receiver.next())).containsExactly(PROGRESS_1, PROGRESS_2, CALL_RESULT);
+    assertThat(List.of(receiver.next(), receiver.next(), receiver.next()))
+        .containsExactly(PROGRESS_1, PROGRESS_2, CALL_RESULT);
     assertThat(receiver.frames.poll(200, TimeUnit.MILLISECONDS)).isNull();
     assertThat(server.requests).hasSize(1); // answered: no resumption
   }
@@ -236,8 +256,15 @@ class StreamableHttpClientTransportTest {
       String id = token.equals("a") ? "1" : "2";
       String[] chunks = new String[n + 1];
       for (int i = 0; i < n; i++) {
-        chunks[i] = event(token + i, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
-            + "{\"progressToken\":\"" + token + "\",\"progress\":" + (i + 1) + "}}");
+        chunks[i] =
+            event(
+                token + i,
+                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
+                    + "{\"progressToken\":\""
+                    + token
+                    + "\",\"progress\":"
+                    + (i + 1)
+                    + "}}");
       }
       chunks[n] = event(token + n, "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{}}");
       return sse(chunks);
@@ -248,7 +275,10 @@ class StreamableHttpClientTransportTest {
       receiver.next();
     }
     for (String token : List.of("a", "b")) {
-      List<String> mine = receiver.all.stream().filter(f -> f.contains("\"progressToken\":\"" + token + "\"")).toList();
+      List<String> mine =
+          receiver.all.stream()
+              .filter(f -> f.contains("\"progressToken\":\"" + token + "\""))
+              .toList();
       assertThat(mine).hasSize(n);
       for (int i = 0; i < n; i++) {
         assertThat(mine.get(i)).endsWith("\"progress\":" + (i + 1) + "}}");
@@ -259,7 +289,8 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void eventsOfOtherTypesAreSkipped() throws Exception {
-    connect(r -> sse("event: debug\ndata: {\"x\":1}\n\n", "event: message\ndata: " + CALL_RESULT + "\n\n"));
+    connect(r ->
+        sse("event: debug\ndata: {\"x\":1}\n\n", "event: message\ndata: " + CALL_RESULT + "\n\n"));
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).isEqualTo(CALL_RESULT);
     assertThat(receiver.all).containsExactly(CALL_RESULT);
@@ -274,21 +305,24 @@ class StreamableHttpClientTransportTest {
       return sse(event("s-2", PROGRESS_2), event("s-3", CALL_RESULT));
     });
     transport.send(msg(CALL), null);
-    assertThat(List.of(receiver.next(), receiver.next(), receiver.next())).containsExactly(PROGRESS_1, PROGRESS_2, CALL_RESULT);
+    assertThat(List.of(receiver.next(), receiver.next(), receiver.next()))
+        .containsExactly(PROGRESS_1, PROGRESS_2, CALL_RESULT);
 
     Request post = server.next();
     Request resume = server.next();
     assertThat(resume.method()).isEqualTo("GET");
     assertThat(resume.header("Last-Event-ID")).isEqualTo("s-1");
     assertThat(resume.header("Accept")).isEqualTo("text/event-stream");
-    assertThat(Duration.ofNanos(resume.nanos() - post.nanos())).isGreaterThanOrEqualTo(Duration.ofMillis(150));
+    assertThat(Duration.ofNanos(resume.nanos() - post.nanos()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(150));
     assertThat(receiver.frames.poll(200, TimeUnit.MILLISECONDS)).isNull();
     assertThat(server.requests).hasSize(2);
   }
 
   @Test
   void pollingRepeatsUntilTheResponseArrives() throws Exception {
-    java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.atomic.AtomicInteger gets =
+        new java.util.concurrent.atomic.AtomicInteger();
     connect(r -> {
       if (r.method().equals("POST")) {
         return sse("retry: 10\nid: p-0\ndata:\n\n");
@@ -316,7 +350,8 @@ class StreamableHttpClientTransportTest {
     assertThat(receiver.next()).isEqualTo(CALL_RESULT);
     Request post = server.next();
     Request get = server.next();
-    assertThat(Duration.ofNanos(get.nanos() - post.nanos())).isGreaterThanOrEqualTo(Duration.ofMillis(200));
+    assertThat(Duration.ofNanos(get.nanos() - post.nanos()))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200));
   }
 
   @Test
@@ -335,7 +370,9 @@ class StreamableHttpClientTransportTest {
     connect(r -> sse("data: " + PROGRESS_1 + "\n\n"));
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).isEqualTo(PROGRESS_1);
-    assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("no event id to resume from");
+    assertThat(receiver.next())
+        .contains("\"id\":1,\"error\"")
+        .contains("no event id to resume from");
     awaitWorkersDone(); // the transport's own signal: no stream reader is left to try again
     assertThat(server.requests).hasSize(1);
   }
@@ -349,8 +386,13 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void anOversizedEventFailsItsRequestWithoutGrowingOrResuming() throws Exception {
-    String huge = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"" + "x".repeat(5000) + "\"}}";
-    connect(r -> sse("id: o-0\ndata:\n\n", event("o-1", huge), event("o-2", CALL_RESULT)), b -> b.maxEventBytes(1024));
+    String huge =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\""
+            + "x".repeat(5000)
+            + "\"}}";
+    connect(
+        r -> sse("id: o-0\ndata:\n\n", event("o-1", huge), event("o-2", CALL_RESULT)),
+        b -> b.maxEventBytes(1024));
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).contains("\"id\":1,\"error\"").contains("larger than 1024 bytes");
     awaitWorkersDone();
@@ -429,9 +471,13 @@ class StreamableHttpClientTransportTest {
     Throwable cause = receiver.awaitClose();
     assertThat(cause).isInstanceOf(SessionExpiredException.class).hasMessageContaining(SID);
     assertThat(receiver.closes.get()).isEqualTo(1);
-    assertThatThrownBy(() -> transport.send(msg(CALL), null)).isInstanceOf(TransportException.class).hasMessageContaining("closed");
+    assertThatThrownBy(() -> transport.send(msg(CALL), null))
+        .isInstanceOf(TransportException.class)
+        .hasMessageContaining("closed");
     transport.close();
-    assertThat(server.requests).extracting(Request::method).doesNotContain("DELETE"); // the session is gone
+    assertThat(server.requests)
+        .extracting(Request::method)
+        .doesNotContain("DELETE"); // the session is gone
   }
 
   @Test
@@ -463,7 +509,9 @@ class StreamableHttpClientTransportTest {
   void anInvalidSessionIdEndsTheTransport() throws Exception {
     connect(r -> json(INIT_RESULT, "Mcp-Session-Id", "bad id"));
     transport.send(msg(INIT), null);
-    assertThat(receiver.awaitClose()).isInstanceOf(TransportException.class).hasMessageContaining("invalid session id");
+    assertThat(receiver.awaitClose())
+        .isInstanceOf(TransportException.class)
+        .hasMessageContaining("invalid session id");
   }
 
   @Test
@@ -492,7 +540,8 @@ class StreamableHttpClientTransportTest {
     assertThat(receiver.all).containsExactly(INIT_RESULT);
     transport.close();
     assertThat(receiver.closes.get()).isEqualTo(1);
-    assertThatThrownBy(() -> transport.send(msg(CALL), null)).isInstanceOf(TransportException.class);
+    assertThatThrownBy(() -> transport.send(msg(CALL), null))
+        .isInstanceOf(TransportException.class);
     assertThat(transport.workerCount()).as("stream readers still running after close").isZero();
     standing.add(END);
   }
@@ -525,17 +574,25 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void anHttpErrorWithAJsonRpcBodyIsDeliveredWithTheRequestsId() throws Exception {
-    connect(r -> json(400, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Bad Request: no session\"}}"));
+    connect(r ->
+        json(
+            400,
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Bad Request: no session\"}}"));
     transport.send(msg(CALL), null);
-    assertThat(receiver.next()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"Bad Request: no session\"}}");
+    assertThat(receiver.next())
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":\"Bad Request: no session\"}}");
   }
 
   @Test
   void anHttpErrorWithoutABodyFailsTheRequestWithInternalError() throws Exception {
     connect(r -> status(500));
     transport.send(msg(CALL), null);
-    assertThat(receiver.next()).isEqualTo(
-        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"HTTP 500 from " + server.uri() + "\"}}");
+    assertThat(receiver.next())
+        .isEqualTo(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"HTTP 500 from "
+                + server.uri()
+                + "\"}}");
   }
 
   @Test
@@ -571,7 +628,8 @@ class StreamableHttpClientTransportTest {
         return status(refusal);
       }
       if (r.body().contains("\"initialize\"")) {
-        stream.add("event: message\ndata: " + INIT_RESULT.replace("2025-11-25", "2024-11-05") + "\n\n");
+        stream.add(
+            "event: message\ndata: " + INIT_RESULT.replace("2025-11-25", "2024-11-05") + "\n\n");
       } else if (r.body().contains("tools/call")) {
         stream.add("data: " + CALL_RESULT + "\n\n");
       }
@@ -584,12 +642,14 @@ class StreamableHttpClientTransportTest {
     transport.send(msg(CALL), null);
     assertThat(receiver.next()).isEqualTo(CALL_RESULT);
 
-    assertThat(server.requests).extracting(Request::toString).containsExactly(
-        "POST /mcp " + INIT,
-        "GET /mcp",
-        "POST /messages?sessionId=abc " + INIT,
-        "POST /messages?sessionId=abc " + INITIALIZED,
-        "POST /messages?sessionId=abc " + CALL);
+    assertThat(server.requests)
+        .extracting(Request::toString)
+        .containsExactly(
+            "POST /mcp " + INIT,
+            "GET /mcp",
+            "POST /messages?sessionId=abc " + INIT,
+            "POST /messages?sessionId=abc " + INITIALIZED,
+            "POST /messages?sessionId=abc " + CALL);
     assertThat(server.requests.get(1).header("Accept")).isEqualTo("text/event-stream");
     assertThat(server.requests.get(2).header("Content-Type")).isEqualTo("application/json");
     transport.close();
@@ -600,11 +660,14 @@ class StreamableHttpClientTransportTest {
 
   @Test
   void anEndpointOnAnotherOriginIsRefused() throws Exception {
-    connect(r -> r.method().equals("GET")
-        ? sse("event: endpoint\ndata: http://evil.example/steal\n\n", ": hold\n\n")
-        : status(405));
+    connect(r ->
+        r.method().equals("GET")
+            ? sse("event: endpoint\ndata: http://evil.example/steal\n\n", ": hold\n\n")
+            : status(405));
     transport.send(msg(INIT), null);
-    assertThat(receiver.awaitClose()).isInstanceOf(TransportException.class).hasMessageContaining("same origin");
+    assertThat(receiver.awaitClose())
+        .isInstanceOf(TransportException.class)
+        .hasMessageContaining("same origin");
     assertThat(server.requests).extracting(Request::method).containsExactly("POST", "GET");
   }
 
@@ -634,7 +697,9 @@ class StreamableHttpClientTransportTest {
     transport.send(msg(INIT), null);
     receiver.next();
     stream.add(END);
-    assertThat(receiver.awaitClose()).isInstanceOf(TransportException.class).hasMessageContaining("ended");
+    assertThat(receiver.awaitClose())
+        .isInstanceOf(TransportException.class)
+        .hasMessageContaining("ended");
   }
 
   // ---------------------------------------------------------------- builder
@@ -642,13 +707,19 @@ class StreamableHttpClientTransportTest {
   @Test
   void builderRefusesWhatTheTransportManagesOrTheJdkForbids() {
     StreamableHttpClientTransport.Builder b = StreamableHttpClientTransport.builder();
-    assertThatThrownBy(() -> b.header("Mcp-Session-Id", "x")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("managed");
+    assertThatThrownBy(() -> b.header("Mcp-Session-Id", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("managed");
     assertThatThrownBy(() -> b.header("accept", "x")).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> b.header("Host", "x")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> b.uri(URI.create("ws://127.0.0.1/mcp"))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> b.uri(URI.create("/relative"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.uri(URI.create("ws://127.0.0.1/mcp")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> b.uri(URI.create("/relative")))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> b.maxEventBytes(10)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class).hasMessageContaining("uri");
+    assertThatThrownBy(b::build)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("uri");
     b.connectTimeout(Duration.ofSeconds(1));
     assertThatThrownBy(() -> b.httpClient(HttpClient.newHttpClient()))
         .isInstanceOf(IllegalStateException.class)

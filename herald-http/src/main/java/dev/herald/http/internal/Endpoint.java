@@ -30,14 +30,19 @@ public final class Endpoint {
   final EndpointConfig config;
   final HostCheck hostCheck;
   private final Requests requests;
+
   /** Open Streamable HTTP sessions by id. */
   final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
+
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
   private final AtomicInteger sessionCount = new AtomicInteger();
+
   /** Open (or reserved) sessions per client address; an entry goes when its count reaches zero. */
   private final ConcurrentHashMap<String, Integer> perClient = new ConcurrentHashMap<>();
+
   /** The client each open session counts against, by session id. */
   private final ConcurrentHashMap<String, String> clientOf = new ConcurrentHashMap<>();
+
   private final long sweepNanos;
   private final ReentrantLock lifecycle = new ReentrantLock();
   private Scheduler.@Nullable Cancellable sweep; // guarded by lifecycle
@@ -49,7 +54,11 @@ public final class Endpoint {
     this.hostCheck = new HostCheck(config);
     this.requests = new Requests(this);
     this.sweepNanos =
-        Math.max(1, Math.min(Duration.ofSeconds(1).toNanos(), Math.min(config.keepAliveNanos, config.idleTimeoutNanos) / 2));
+        Math.max(
+            1,
+            Math.min(
+                Duration.ofSeconds(1).toNanos(),
+                Math.min(config.keepAliveNanos, config.idleTimeoutNanos) / 2));
   }
 
   public EndpointConfig config() {
@@ -82,7 +91,6 @@ public final class Endpoint {
   public int sessionCount() {
     return sessionCount.get();
   }
-
 
   /** Ends every session and refuses new ones. Idempotent. */
   public void close() {
@@ -129,14 +137,16 @@ public final class Endpoint {
       }
     }
     boolean[] admitted = {false};
-    perClient.compute(client, (k, held) -> {
-      int h = held == null ? 0 : held;
-      if (h >= config.maxSessionsPerClient) {
-        return held;
-      }
-      admitted[0] = true;
-      return h + 1;
-    });
+    perClient.compute(
+        client,
+        (k, held) -> {
+          int h = held == null ? 0 : held;
+          if (h >= config.maxSessionsPerClient) {
+            return held;
+          }
+          admitted[0] = true;
+          return h + 1;
+        });
     if (!admitted[0]) {
       sessionCount.decrementAndGet();
       return Admission.CLIENT_FULL;

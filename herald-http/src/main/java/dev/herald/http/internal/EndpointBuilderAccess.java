@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class EndpointBuilderAccess {
-  private static final AtomicReference<@Nullable Function<Object, EndpointConfig.Builder>> CONFIGS = new AtomicReference<>();
+  private static final AtomicReference<@Nullable Function<Object, EndpointConfig.Builder>> CONFIGS =
+      new AtomicReference<>();
 
   private EndpointBuilderAccess() {}
 

@@ -54,7 +54,9 @@ public final class EndpointConfig {
     this.idleTimeoutNanos = b.sessionIdleTimeout.toNanos();
     this.maxBodyBytes = b.maxBodyBytes;
     this.eventStore =
-        b.eventStore != null ? b.eventStore : EventStore.inMemory(512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
+        b.eventStore != null
+            ? b.eventStore
+            : EventStore.inMemory(512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
     this.queueFrames = b.queueFrames;
     this.queueBytes = b.queueBytes;
     this.pollAfterNanos = b.pollingInterval.toNanos();
@@ -109,7 +111,8 @@ public final class EndpointConfig {
     private String legacyPostPath = "/messages";
     private final Set<String> origins = new LinkedHashSet<>();
     private final Set<String> hosts = new LinkedHashSet<>();
-    private final Set<String> ownNames = new LinkedHashSet<>(Set.of("127.0.0.1", "localhost", "[::1]"));
+    private final Set<String> ownNames =
+        new LinkedHashSet<>(Set.of("127.0.0.1", "localhost", "[::1]"));
     private int maxSessions = 1024;
     private int maxSessionsPerClient = 64;
     private Duration bodyTimeout = Duration.ofSeconds(30);
@@ -190,10 +193,15 @@ public final class EndpointConfig {
       Objects.requireNonNull(maxAge, "maxAge");
       if (bytesPerStream < 1 || bytesPerServer < 1) {
         throw new IllegalArgumentException(
-            "eventStoreLimits must be positive, was " + bytesPerStream + " bytes per stream, " + bytesPerServer + " per server");
+            "eventStoreLimits must be positive, was "
+                + bytesPerStream
+                + " bytes per stream, "
+                + bytesPerServer
+                + " per server");
       }
       if (maxAge.isNegative() || maxAge.isZero()) {
-        throw new IllegalArgumentException("eventStoreLimits maxAge must be positive, was " + maxAge);
+        throw new IllegalArgumentException(
+            "eventStoreLimits maxAge must be positive, was " + maxAge);
       }
       this.storeBytesPerStream = bytesPerStream;
       this.storeBytesPerServer = bytesPerServer;
@@ -220,7 +228,8 @@ public final class EndpointConfig {
 
     public void streamQueueLimit(int events, long bytes) {
       if (events < 1 || bytes < 1) {
-        throw new IllegalArgumentException("streamQueueLimit must be positive, was " + events + " events, " + bytes + " bytes");
+        throw new IllegalArgumentException(
+            "streamQueueLimit must be positive, was " + events + " events, " + bytes + " bytes");
       }
       this.queueFrames = events;
       this.queueBytes = bytes;
@@ -228,7 +237,8 @@ public final class EndpointConfig {
 
     public void ssePollingInterval(Duration interval) {
       if (interval.isNegative()) {
-        throw new IllegalArgumentException("ssePollingInterval must not be negative, was " + interval);
+        throw new IllegalArgumentException(
+            "ssePollingInterval must not be negative, was " + interval);
       }
       this.pollingInterval = interval;
     }
@@ -265,9 +275,17 @@ public final class EndpointConfig {
       if (s == null) {
         throw new IllegalStateException("server(McpServer) is required");
       }
-      if (legacySse && (path.equals(legacySsePath) || path.equals(legacyPostPath) || legacySsePath.equals(legacyPostPath))) {
+      if (legacySse
+          && (path.equals(legacySsePath)
+              || path.equals(legacyPostPath)
+              || legacySsePath.equals(legacyPostPath))) {
         throw new IllegalStateException(
-            "paths collide: path " + path + ", legacy SSE " + legacySsePath + ", legacy POST " + legacyPostPath);
+            "paths collide: path "
+                + path
+                + ", legacy SSE "
+                + legacySsePath
+                + ", legacy POST "
+                + legacyPostPath);
       }
       return new EndpointConfig(this, s);
     }

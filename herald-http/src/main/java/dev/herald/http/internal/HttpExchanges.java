@@ -24,13 +24,14 @@ final class HttpExchanges {
   private HttpExchanges() {}
 
   /** A completion that needs no action: the exchange itself ends with its last write. */
-  static final Exchange.Done IGNORE = new Exchange.Done() {
-    @Override
-    public void succeeded() {}
+  static final Exchange.Done IGNORE =
+      new Exchange.Done() {
+        @Override
+        public void succeeded() {}
 
-    @Override
-    public void failed(Throwable cause) {}
-  };
+        @Override
+        public void failed(Throwable cause) {}
+      };
 
   private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
@@ -50,8 +51,16 @@ final class HttpExchanges {
     error(ex, status, id, code, message, null);
   }
 
-  static void error(Exchange ex, int status, @Nullable RequestId id, int code, String message, @Nullable JsonNode data) {
-    byte[] body = MessageCodec.encode(new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(code, message, data)));
+  static void error(
+      Exchange ex,
+      int status,
+      @Nullable RequestId id,
+      int code,
+      String message,
+      @Nullable JsonNode data) {
+    byte[] body =
+        MessageCodec.encode(
+            new JsonRpcMessage.Error(id, new JsonRpcMessage.ErrorObject(code, message, data)));
     json(ex, status, body, null);
   }
 

@@ -43,39 +43,51 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HttpSession {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
+
   /** Ended POST streams kept for resumption, per session. */
   private static final int KEPT_STREAMS = 32;
 
   final String id;
+
   /**
    * Starts every stream id of this session, so event ids are bound to it: a {@code Last-Event-ID}
    * taken from another session's stream names no stream here and is refused like an unknown one.
    * 18 random decimal digits (stream ids stay decimal: no {@code _}, which separates the stream
    * from the sequence number, and ASCII as {@link SseStream#eventHead} needs).
    */
-  private final String streamTag = Long.toString(100_000_000_000_000_000L + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L));
+  private final String streamTag =
+      Long.toString(
+          100_000_000_000_000_000L
+              + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L));
+
   private final Endpoint endpoint;
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
   private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
+
   /** Guarded by its own monitor (short, non-blocking sections; no lock object per session). */
   private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>();
+
   private volatile long nextStream; // bumped through NEXT_STREAM
   private static final VarHandle NEXT_STREAM;
 
   static {
     try {
-      NEXT_STREAM = MethodHandles.lookup().findVarHandle(HttpSession.class, "nextStream", long.class);
+      NEXT_STREAM =
+          MethodHandles.lookup().findVarHandle(HttpSession.class, "nextStream", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
+
   private final HttpSessionTransport transport = new HttpSessionTransport();
   private volatile @Nullable SseStream standing;
   private volatile @Nullable ServerSession serverSession;
   private volatile Transport.@Nullable Receiver receiver;
+
   /** The server session's event listener (guarded), once connected. */
   private volatile EventListener events = EventListener.NONE;
+
   private volatile long lastActivity;
   private volatile boolean closed;
   private volatile boolean initFailed;
@@ -166,7 +178,11 @@ public final class HttpSession {
       return true;
     }
     if (config.pollAfterNanos > 0) {
-      config.scheduler.schedule(() -> { if (priming()) stream.closeConnection(); }, config.pollAfterNanos);
+      config.scheduler.schedule(
+          () -> {
+            if (priming()) stream.closeConnection();
+          },
+          config.pollAfterNanos);
     }
     return true;
   }
@@ -277,7 +293,8 @@ public final class HttpSession {
           ended++;
         }
       }
-      for (Iterator<SseStream> it = streams.values().iterator(); ended > KEPT_STREAMS && it.hasNext(); ) {
+      for (Iterator<SseStream> it = streams.values().iterator();
+          ended > KEPT_STREAMS && it.hasNext(); ) {
         SseStream t = it.next();
         if (t.ended() && t != standing) {
           it.remove();
@@ -343,7 +360,9 @@ public final class HttpSession {
       return;
     }
     SseSink sink = s.sink();
-    if (sink != null && nowSystemNanos - sink.lastWriteNanos() >= quietNanos && sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null))) {
+    if (sink != null
+        && nowSystemNanos - sink.lastWriteNanos() >= quietNanos
+        && sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null))) {
       sink.flush();
     }
   }
@@ -416,5 +435,4 @@ public final class HttpSession {
       terminate();
     }
   }
-
 }

@@ -75,7 +75,11 @@ final class LegacySession implements Transport, SseSink.Listener {
   /** Sends the {@code endpoint} event and connects the server session. */
   void open(String postPath) {
     sink.listener(this);
-    sink.enqueue(new SseSink.Frame(-1, HttpExchanges.ascii("event: endpoint\ndata: " + postPath + "?sessionId=" + id + "\n\n"), null));
+    sink.enqueue(
+        new SseSink.Frame(
+            -1,
+            HttpExchanges.ascii("event: endpoint\ndata: " + postPath + "?sessionId=" + id + "\n\n"),
+            null));
     sink.flush();
     ServerSession ss = server.config.mcp.connect(this);
     serverSession = ss;

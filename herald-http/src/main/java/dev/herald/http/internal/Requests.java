@@ -2,13 +2,13 @@ package dev.herald.http.internal;
 
 import static dev.herald.http.internal.HttpExchanges.reject;
 
+import dev.herald.session.Scheduler;
 import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProtocolVersion;
-import dev.herald.session.Scheduler;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -77,7 +77,8 @@ final class Requests {
 
   private void post(Exchange ex) {
     String accept = ex.header("Accept");
-    if (!HttpExchanges.accepts(accept, HttpExchanges.JSON) || !HttpExchanges.accepts(accept, HttpExchanges.SSE)) {
+    if (!HttpExchanges.accepts(accept, HttpExchanges.JSON)
+        || !HttpExchanges.accepts(accept, HttpExchanges.SSE)) {
       reject(ex, 406, "Not Acceptable: Accept must list application/json and text/event-stream");
       return;
     }
@@ -88,37 +89,49 @@ final class Requests {
     if (!versionOk(ex)) {
       return;
     }
-    readMessage(ex, message -> {
-      String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
-      if (sessionId == null) {
-        if (message instanceof JsonRpcMessage.Request r && McpMethods.INITIALIZE.equals(r.method())) {
-          String client = ex.remoteAddress();
-          if (refused(ex, r.id(), endpoint.reserveSession(client))) {
+    readMessage(
+        ex,
+        message -> {
+          String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
+          if (sessionId == null) {
+            if (message instanceof JsonRpcMessage.Request r
+                && McpMethods.INITIALIZE.equals(r.method())) {
+              String client = ex.remoteAddress();
+              if (refused(ex, r.id(), endpoint.reserveSession(client))) {
+                return;
+              }
+              endpoint.newSession(client).acceptRequest(r, ex, true);
+            } else if (message instanceof JsonRpcMessage.Request r) {
+              // a request before initialize: answered with its own id, as JSON-RPC asks
+              HttpExchanges.error(
+                  ex,
+                  400,
+                  r.id(),
+                  ErrorCodes.INVALID_REQUEST,
+                  "Bad Request: Mcp-Session-Id header is required");
+            } else {
+              reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
+            }
             return;
           }
-          endpoint.newSession(client).acceptRequest(r, ex, true);
-        } else if (message instanceof JsonRpcMessage.Request r) {
-          // a request before initialize: answered with its own id, as JSON-RPC asks
-          HttpExchanges.error(ex, 400, r.id(), ErrorCodes.INVALID_REQUEST, "Bad Request: Mcp-Session-Id header is required");
-        } else {
-          reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
-        }
-        return;
-      }
-      HttpSession session = session(sessionId, ex);
-      if (session == null) {
-        return;
-      }
-      if (message instanceof JsonRpcMessage.Request r) {
-        if (!session.acceptRequest(r, ex, false)) {
-          HttpExchanges.error(ex, 400, r.id(), ErrorCodes.INVALID_REQUEST,
-              "Invalid request: id " + r.id() + " is already in use by an open request");
-        }
-      } else {
-        session.deliver(new DecodedMessage.Valid(message));
-        HttpExchanges.empty(ex, 202, session.id);
-      }
-    });
+          HttpSession session = session(sessionId, ex);
+          if (session == null) {
+            return;
+          }
+          if (message instanceof JsonRpcMessage.Request r) {
+            if (!session.acceptRequest(r, ex, false)) {
+              HttpExchanges.error(
+                  ex,
+                  400,
+                  r.id(),
+                  ErrorCodes.INVALID_REQUEST,
+                  "Invalid request: id " + r.id() + " is already in use by an open request");
+            }
+          } else {
+            session.deliver(new DecodedMessage.Valid(message));
+            HttpExchanges.empty(ex, 202, session.id);
+          }
+        });
   }
 
   private void get(Exchange ex) {
@@ -209,8 +222,13 @@ final class Requests {
     if (v == null) {
       return true; // absent means 2025-03-26; every supported version is accepted
     }
-    HttpExchanges.error(ex, 400, null, ErrorCodes.INVALID_REQUEST,
-        "Bad Request: unsupported MCP-Protocol-Version", HttpExchanges.supportedVersions(v));
+    HttpExchanges.error(
+        ex,
+        400,
+        null,
+        ErrorCodes.INVALID_REQUEST,
+        "Bad Request: unsupported MCP-Protocol-Version",
+        HttpExchanges.supportedVersions(v));
     return false;
   }
 
@@ -233,7 +251,8 @@ final class Requests {
    */
   private void readMessage(Exchange ex, Consumer<JsonRpcMessage> then) {
     if (!utf8(ex.header("Content-Type"))) {
-      reject(ex, 415, "Unsupported Media Type: the body must be UTF-8 (charset=utf-8 or no charset)");
+      reject(
+          ex, 415, "Unsupported Media Type: the body must be UTF-8 (charset=utf-8 or no charset)");
       return;
     }
     int max = config.maxBodyBytes;
@@ -243,38 +262,49 @@ final class Requests {
     }
     AtomicBoolean settled = new AtomicBoolean();
     AtomicReference<Scheduler.@Nullable Cancellable> timer = new AtomicReference<>();
-    ex.readBody(max, body -> {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
-      cancel(timer);
-      if (body == null) {
-        reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
-        return;
-      }
-      switch (MessageCodec.decode(body)) {
-        case DecodedMessage.Valid v -> then.accept(v.message());
-        case DecodedMessage.Invalid bad -> HttpExchanges.error(ex, 400, bad.id(), bad.error().code(), bad.error().message());
-        case DecodedMessage.Batch b ->
-            reject(ex, 400, "Invalid request: batches are not supported; send one message per POST");
-      }
-    }, failure -> {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
-      cancel(timer);
-      if (failure instanceof TimeoutException || failure.getCause() instanceof TimeoutException) {
-        bodyTimedOut(ex); // the container's own idle timeout came first
-      } else {
-        ex.abort(failure); // the client went away: nobody to answer
-      }
-    });
+    ex.readBody(
+        max,
+        body -> {
+          if (!settled.compareAndSet(false, true)) {
+            return;
+          }
+          cancel(timer);
+          if (body == null) {
+            reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
+            return;
+          }
+          switch (MessageCodec.decode(body)) {
+            case DecodedMessage.Valid v -> then.accept(v.message());
+            case DecodedMessage.Invalid bad ->
+                HttpExchanges.error(ex, 400, bad.id(), bad.error().code(), bad.error().message());
+            case DecodedMessage.Batch b ->
+                reject(
+                    ex,
+                    400,
+                    "Invalid request: batches are not supported; send one message per POST");
+          }
+        },
+        failure -> {
+          if (!settled.compareAndSet(false, true)) {
+            return;
+          }
+          cancel(timer);
+          if (failure instanceof TimeoutException
+              || failure.getCause() instanceof TimeoutException) {
+            bodyTimedOut(ex); // the container's own idle timeout came first
+          } else {
+            ex.abort(failure); // the client went away: nobody to answer
+          }
+        });
     if (!settled.get()) { // the body is still on its way: time it (most arrive with the headers)
-      Scheduler.Cancellable t = config.scheduler.schedule(() -> {
-        if (settled.compareAndSet(false, true)) {
-          bodyTimedOut(ex);
-        }
-      }, config.bodyTimeoutNanos);
+      Scheduler.Cancellable t =
+          config.scheduler.schedule(
+              () -> {
+                if (settled.compareAndSet(false, true)) {
+                  bodyTimedOut(ex);
+                }
+              },
+              config.bodyTimeoutNanos);
       if (!timer.compareAndSet(null, t)) {
         t.cancel(); // the body arrived meanwhile
       }
@@ -292,8 +322,12 @@ final class Requests {
 
   private void bodyTimedOut(Exchange ex) {
     ex.header("Connection", "close");
-    reject(ex, 408, "Request Timeout: the request body did not arrive within "
-        + TimeUnit.NANOSECONDS.toMillis(config.bodyTimeoutNanos) + " ms");
+    reject(
+        ex,
+        408,
+        "Request Timeout: the request body did not arrive within "
+            + TimeUnit.NANOSECONDS.toMillis(config.bodyTimeoutNanos)
+            + " ms");
   }
 
   /**
@@ -303,16 +337,30 @@ final class Requests {
    *
    * @return true if refused (and answered)
    */
-  private boolean refused(Exchange ex, dev.herald.wire.@Nullable RequestId id, Endpoint.Admission admission) {
+  private boolean refused(
+      Exchange ex, dev.herald.wire.@Nullable RequestId id, Endpoint.Admission admission) {
     switch (admission) {
       case OK -> {
         return false;
       }
-      case FULL -> HttpExchanges.error(ex, 503, id, ErrorCodes.LIMIT_EXCEEDED,
-          "Server busy: the session limit (" + config.maxSessions + ") is reached; try again later");
-      case CLIENT_FULL -> HttpExchanges.error(ex, 429, id, ErrorCodes.LIMIT_EXCEEDED,
-          "Too many sessions: this client's session limit (" + config.maxSessionsPerClient
-              + ") is reached; end a session or try again later");
+      case FULL ->
+          HttpExchanges.error(
+              ex,
+              503,
+              id,
+              ErrorCodes.LIMIT_EXCEEDED,
+              "Server busy: the session limit ("
+                  + config.maxSessions
+                  + ") is reached; try again later");
+      case CLIENT_FULL ->
+          HttpExchanges.error(
+              ex,
+              429,
+              id,
+              ErrorCodes.LIMIT_EXCEEDED,
+              "Too many sessions: this client's session limit ("
+                  + config.maxSessionsPerClient
+                  + ") is reached; end a session or try again later");
     }
     return true;
   }
@@ -373,10 +421,15 @@ final class Requests {
       reject(ex, 404, "Session not found");
       return;
     }
-    readMessage(ex, message -> {
-      session.deliver(new DecodedMessage.Valid(message));
-      ex.status(202);
-      ex.write(java.nio.ByteBuffer.wrap(HttpExchanges.ascii("Accepted")), true, HttpExchanges.IGNORE);
-    });
+    readMessage(
+        ex,
+        message -> {
+          session.deliver(new DecodedMessage.Valid(message));
+          ex.status(202);
+          ex.write(
+              java.nio.ByteBuffer.wrap(HttpExchanges.ascii("Accepted")),
+              true,
+              HttpExchanges.IGNORE);
+        });
   }
 }

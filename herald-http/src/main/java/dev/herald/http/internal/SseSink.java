@@ -42,7 +42,12 @@ public final class SseSink implements Exchange.Done {
   }
 
   /** The write loop: idle, inside {@code write}, completed inside it, or waiting for completion. */
-  private enum Loop { IDLE, CALLING, CALLED_BACK, WAITING }
+  private enum Loop {
+    IDLE,
+    CALLING,
+    CALLED_BACK,
+    WAITING
+  }
 
   private final Exchange exchange;
   private final int maxFrames;
@@ -61,11 +66,14 @@ public final class SseSink implements Exchange.Done {
   private @Nullable Listener listener;
   private volatile long lastWriteNanos;
   private final @Nullable String sessionId;
+
   /** Whether this sink carries the POST exchange of its stream (set once, before sharing). */
   volatile boolean fromPost;
+
   private boolean headersSet; // touched only by the one running loop
 
-  SseSink(Exchange exchange, int maxFrames, long maxBytes, @Nullable String sessionId, long nowNanos) {
+  SseSink(
+      Exchange exchange, int maxFrames, long maxBytes, @Nullable String sessionId, long nowNanos) {
     this.exchange = exchange;
     this.maxFrames = maxFrames;
     this.maxBytes = maxBytes;

@@ -42,6 +42,7 @@ public final class SseStream implements SseSink.Listener {
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
+
   /** Ended by the request's cancellation: it will never carry a response. */
   private volatile boolean cancelled;
 
@@ -102,7 +103,8 @@ public final class SseStream implements SseSink.Listener {
       if (ended) {
         return false;
       }
-      isFinal = request != null && message instanceof JsonRpcMessage.Response r && request.equals(r.id());
+      isFinal =
+          request != null && message instanceof JsonRpcMessage.Response r && request.equals(r.id());
       if (!upgraded) {
         if (held == null) {
           ended = true;
@@ -167,11 +169,18 @@ public final class SseStream implements SseSink.Listener {
       long from = fresh ? writtenSeq : afterSeq;
       long upTo = seq;
       List<SseSink.Frame> replay = new ArrayList<>();
-      boolean complete = session.store().replay(session.id, id, from, (s, json) -> {
-        if (s <= upTo) {
-          replay.add(new SseSink.Frame(s, head(s), json));
-        }
-      });
+      boolean complete =
+          session
+              .store()
+              .replay(
+                  session.id,
+                  id,
+                  from,
+                  (s, json) -> {
+                    if (s <= upTo) {
+                      replay.add(new SseSink.Frame(s, head(s), json));
+                    }
+                  });
       if (!complete && !fresh) {
         return Attach.FORGOTTEN; // the connection already attached, if any, keeps going
       }
@@ -335,7 +344,8 @@ public final class SseStream implements SseSink.Listener {
       s.flush();
     }
     if (h != null) {
-      HttpExchanges.error(h, 404, request, dev.herald.wire.ErrorCodes.INVALID_REQUEST, "Session terminated");
+      HttpExchanges.error(
+          h, 404, request, dev.herald.wire.ErrorCodes.INVALID_REQUEST, "Session terminated");
     }
   }
 
@@ -366,7 +376,8 @@ public final class SseStream implements SseSink.Listener {
     s.fromPost = true;
     s.listener(this);
     sink = s;
-    s.enqueue(session.priming() ? priming(++seq) : new SseSink.Frame(-1, session.retryField(), null));
+    s.enqueue(
+        session.priming() ? priming(++seq) : new SseSink.Frame(-1, session.retryField(), null));
   }
 
   /** Offers a frame to the attached sink; returns the sink to flush after unlocking, or null. */
@@ -385,7 +396,10 @@ public final class SseStream implements SseSink.Listener {
   }
 
   private SseSink.Frame priming(long s) {
-    return new SseSink.Frame(s, HttpExchanges.ascii("id: " + id + "_" + s + "\n" + session.retryText() + "data: \n\n"), null);
+    return new SseSink.Frame(
+        s,
+        HttpExchanges.ascii("id: " + id + "_" + s + "\n" + session.retryText() + "data: \n\n"),
+        null);
   }
 
   private byte[] head(long s) {

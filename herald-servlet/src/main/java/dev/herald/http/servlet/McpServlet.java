@@ -83,7 +83,8 @@ public final class McpServlet extends HttpServlet {
    * @throws ServletException if the servlet was registered without async support
    */
   @Override
-  protected void service(HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws ServletException, IOException {
     if (!request.isAsyncSupported()) {
       throw new ServletException("McpServlet must be registered with asyncSupported=true");
     }
@@ -103,7 +104,6 @@ public final class McpServlet extends HttpServlet {
   public int sessionCount() {
     return endpoint.sessionCount();
   }
-
 
   /**
    * Builds an {@link McpServlet}. The settings are {@link McpHttpServer.Builder}'s, minus those

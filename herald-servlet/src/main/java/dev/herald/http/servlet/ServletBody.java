@@ -37,8 +37,14 @@ final class ServletBody implements ReadListener {
    * @param drained told once when discarding ends (the body's end, a failure, or the byte bound)
    * @param stop whether to stop discarding (the exchange's time bound passed)
    */
-  ServletBody(ServletInputStream in, int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed,
-      Runnable draining, Runnable drained, BooleanSupplier stop) {
+  ServletBody(
+      ServletInputStream in,
+      int max,
+      Consumer<byte @Nullable []> done,
+      Consumer<Throwable> failed,
+      Runnable draining,
+      Runnable drained,
+      BooleanSupplier stop) {
     this.in = in;
     this.max = max;
     this.done = done;

@@ -121,12 +121,20 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
     readStarted.set(true);
     try {
-      new ServletBody(request.getInputStream(), max, body -> {
-        if (body != null) {
-          bodyRead.set(true);
-        }
-        done.accept(body);
-      }, failed, this::startDraining, this::stopDraining, drained::get).start();
+      new ServletBody(
+              request.getInputStream(),
+              max,
+              body -> {
+                if (body != null) {
+                  bodyRead.set(true);
+                }
+                done.accept(body);
+              },
+              failed,
+              this::startDraining,
+              this::stopDraining,
+              drained::get)
+          .start();
     } catch (IOException | IllegalStateException e) {
       failed.accept(e);
     }
@@ -238,7 +246,9 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
       return;
     }
     if (last) {
-      if (!readStarted.get() && hasBody() && !"100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+      if (!readStarted.get()
+          && hasBody()
+          && !"100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
         discardUnread(); // refused before its body was read, and the client sends it anyway
       }
       responseEnded.set(true);
@@ -307,7 +317,14 @@ final class ServletExchange implements Exchange, WriteListener, AsyncListener {
   private void discardUnread() {
     startDraining();
     try {
-      new ServletBody(request.getInputStream(), -1, body -> {}, failure -> {}, () -> {}, this::stopDraining, drained::get)
+      new ServletBody(
+              request.getInputStream(),
+              -1,
+              body -> {},
+              failure -> {},
+              () -> {},
+              this::stopDraining,
+              drained::get)
           .start();
     } catch (IOException | IllegalStateException e) {
       stopDraining();

@@ -3,10 +3,10 @@ package dev.herald.http.servlet;
 import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.session.CallOptions;
 import dev.herald.client.McpClient;
-import dev.herald.session.ProgressUpdate;
 import dev.herald.http.servlet.ServletFixture.Client;
+import dev.herald.session.CallOptions;
+import dev.herald.session.ProgressUpdate;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.SseReader;
 import dev.herald.testing.SseReader.Event;
@@ -45,14 +45,21 @@ class McpServletTest {
     HttpResponse<Stream<String>> r = client.initializeResponse();
 
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     assertThat(client.session).matches("[A-Za-z0-9_-]{22}");
-    assertThat(RawHttpClient.json(RawHttpClient.body(r)).get("result").get("protocolVersion").asString()).isEqualTo("2025-11-25");
+    assertThat(
+            RawHttpClient.json(RawHttpClient.body(r))
+                .get("result")
+                .get("protocolVersion")
+                .asString())
+        .isEqualTo("2025-11-25");
     assertThat(fixture.servlet.sessionCount()).isEqualTo(1);
   }
 
   @Test
-  void aCallWithProgressIsAnsweredAsSseWithItsNotificationsInOrderBeforeTheResponse() throws Exception {
+  void aCallWithProgressIsAnsweredAsSseWithItsNotificationsInOrderBeforeTheResponse()
+      throws Exception {
     Client client = fixture.client();
     client.initialize();
 
@@ -61,8 +68,15 @@ class McpServletTest {
     assertThat(r.headers().firstValue("Content-Type")).hasValue("text/event-stream");
     try (SseReader sse = new SseReader(r.body())) {
       List<Event> events = sse.rest();
-      assertThat(events).extracting(e -> e.priming() ? "<priming>" : describe(e.json()))
-          .containsExactly("<priming>", "log working", "progress p 1", "progress p 2", "progress p 3", "result 7 stepped");
+      assertThat(events)
+          .extracting(e -> e.priming() ? "<priming>" : describe(e.json()))
+          .containsExactly(
+              "<priming>",
+              "log working",
+              "progress p 1",
+              "progress p 2",
+              "progress p 3",
+              "result 7 stepped");
       assertThat(events).extracting(Event::id).doesNotContainNull().doesNotHaveDuplicates();
     }
   }
@@ -75,7 +89,8 @@ class McpServletTest {
     HttpResponse<Stream<String>> r = client.call(5, "quiet", null);
 
     assertThat(r.statusCode()).isEqualTo(200);
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
     assertThat(describe(RawHttpClient.json(RawHttpClient.body(r)))).isEqualTo("result 5 ok");
   }
 
@@ -102,20 +117,43 @@ class McpServletTest {
 
     assertThat(deleted.statusCode()).isEqualTo(200);
     assertThat(after.statusCode()).isEqualTo(404);
-    assertThat(RawHttpClient.json(RawHttpClient.body(after)).get("error").get("code").asInt()).isEqualTo(-32600);
+    assertThat(RawHttpClient.json(RawHttpClient.body(after)).get("error").get("code").asInt())
+        .isEqualTo(-32600);
     assertThat(fixture.servlet.sessionCount()).isZero();
   }
 
   @Test
   void aForeignOriginIs403WhileTheLoopbackOriginPasses() throws Exception {
-    String init = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
-        + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
-    String common = "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
+    String init =
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    String common =
+        "Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n";
     int port = fixture.port;
 
-    String[] evil = raw(port, "POST /app/mcp HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nOrigin: http://evil.example.com\r\n" + common, init);
-    String[] evilHost = raw(port, "POST /app/mcp HTTP/1.1\r\nHost: evil.example.com:" + port + "\r\n" + common, init);
-    String[] own = raw(port, "POST /app/mcp HTTP/1.1\r\nHost: localhost:" + port + "\r\nOrigin: http://localhost:" + port + "\r\n" + common, init);
+    String[] evil =
+        raw(
+            port,
+            "POST /app/mcp HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\nOrigin: http://evil.example.com\r\n"
+                + common,
+            init);
+    String[] evilHost =
+        raw(
+            port,
+            "POST /app/mcp HTTP/1.1\r\nHost: evil.example.com:" + port + "\r\n" + common,
+            init);
+    String[] own =
+        raw(
+            port,
+            "POST /app/mcp HTTP/1.1\r\nHost: localhost:"
+                + port
+                + "\r\nOrigin: http://localhost:"
+                + port
+                + "\r\n"
+                + common,
+            init);
 
     assertThat(evil[0]).isEqualTo("403");
     assertThat(evil[1]).contains("Origin not allowed");
@@ -151,11 +189,18 @@ class McpServletTest {
 
   @Test
   void heraldsClientWorksEndToEndAgainstTheServlet() throws Exception {
-    try (McpClient client = McpClient.builder().connect(new StreamableHttpClientTransport(fixture.uri()))) {
-      assertThat(client.tools()).extracting(t -> t.name()).containsExactlyInAnyOrder("quiet", "steps");
+    try (McpClient client =
+        McpClient.builder().connect(new StreamableHttpClientTransport(fixture.uri()))) {
+      assertThat(client.tools())
+          .extracting(t -> t.name())
+          .containsExactlyInAnyOrder("quiet", "steps");
 
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
-      CallToolResult r = client.callTool("steps", null, CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
+      CallToolResult r =
+          client.callTool(
+              "steps",
+              null,
+              CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
       assertThat(r.firstText()).isEqualTo("stepped");
       assertThat(updates).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0);
 
@@ -170,8 +215,11 @@ class McpServletTest {
   @Test
   void theLegacySseEndpointNamesItsPostUrlBeneathTheMapping() throws Exception {
     Client client = fixture.client();
-    HttpResponse<Stream<String>> r = client.send(HttpRequest.newBuilder(fixture.uri().resolve("/app/mcp/sse"))
-        .header("Accept", "text/event-stream").GET());
+    HttpResponse<Stream<String>> r =
+        client.send(
+            HttpRequest.newBuilder(fixture.uri().resolve("/app/mcp/sse"))
+                .header("Accept", "text/event-stream")
+                .GET());
     assertThat(r.statusCode()).isEqualTo(200);
     try (SseReader sse = new SseReader(r.body())) {
       Event endpoint = sse.event();
@@ -189,7 +237,10 @@ class McpServletTest {
     try (Socket s = new Socket("127.0.0.1", port)) {
       s.setSoTimeout(10_000);
       byte[] b = body.getBytes(StandardCharsets.UTF_8);
-      s.getOutputStream().write((head + "Content-Length: " + b.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream()
+          .write(
+              (head + "Content-Length: " + b.length + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
       s.getOutputStream().write(b);
       s.getOutputStream().flush();
       InputStream in = s.getInputStream();

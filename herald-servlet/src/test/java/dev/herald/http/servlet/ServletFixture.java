@@ -29,7 +29,9 @@ final class ServletFixture implements AutoCloseable {
         McpServer.builder()
             .progressInterval(Duration.ZERO)
             .listChangedDebounce(Duration.ZERO)
-            .tool(Tool.builder("quiet").description("Answers at once").build(), call -> CallToolResult.text("ok"))
+            .tool(
+                Tool.builder("quiet").description("Answers at once").build(),
+                call -> CallToolResult.text("ok"))
             .tool(
                 Tool.builder("steps").description("Logs, three progress steps, answers").build(),
                 call -> {

@@ -21,14 +21,23 @@ class ServletRefusedBodyTest {
   void theJdkClientGetsEvery413ForAChunkedBodyOverTheLimit() throws Exception {
     byte[] big = new byte[5 * 1024 * 1024];
     Arrays.fill(big, (byte) ' ');
-    try (ServletFixture fixture = new ServletFixture(); HttpClient http = HttpClient.newHttpClient()) {
+    try (ServletFixture fixture = new ServletFixture();
+        HttpClient http = HttpClient.newHttpClient()) {
       for (int i = 0; i < 50; i++) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.uri()).expectContinue(true)
-            .header("Accept", "application/json, text/event-stream").header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(fixture.uri())
+                    .expectContinue(true)
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(big)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(413);
-        assertThat(RawHttpClient.json(r.body()).get("error").get("message").asString()).startsWith("Content Too Large");
+        assertThat(RawHttpClient.json(r.body()).get("error").get("message").asString())
+            .startsWith("Content Too Large");
       }
     }
   }
@@ -37,12 +46,19 @@ class ServletRefusedBodyTest {
   void theJdkClientGetsEvery415ForABodyItSendsWithoutWaiting() throws Exception {
     byte[] big = new byte[2 * 1024 * 1024];
     Arrays.fill(big, (byte) ' ');
-    try (ServletFixture fixture = new ServletFixture(); HttpClient http = HttpClient.newHttpClient()) {
+    try (ServletFixture fixture = new ServletFixture();
+        HttpClient http = HttpClient.newHttpClient()) {
       for (int i = 0; i < 30; i++) {
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(fixture.uri())
-            .header("Accept", "application/json, text/event-stream").header("Content-Type", "text/plain")
-            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            http.send(
+                HttpRequest.newBuilder(fixture.uri())
+                    .header("Accept", "application/json, text/event-stream")
+                    .header("Content-Type", "text/plain")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofInputStream(
+                            () -> new ByteArrayInputStream(big)))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as("attempt %d", i).isEqualTo(415);
       }
     }

@@ -1,14 +1,12 @@
 package dev.herald.http.servlet;
 
-import dev.herald.testing.RawHttpClient;
-
-import dev.herald.testing.SseReader;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.servlet.ServletFixture.Client;
-import dev.herald.testing.SseReader.Event;
 import dev.herald.server.McpServer;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.SseReader;
+import dev.herald.testing.SseReader.Event;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
 import java.io.BufferedReader;
@@ -45,16 +43,28 @@ class ServletResourceReleaseTest {
 
   @BeforeEach
   void start() throws Exception {
-    McpServer mcp = McpServer.builder()
-        .progressInterval(Duration.ZERO)
-        .tool(Tool.builder("quiet").description("Answers at once").build(), call -> CallToolResult.text("ok"))
-        .tool(Tool.builder("slow").description("Reports progress, then waits to be cancelled").build(), call -> {
-          call.context().progress().report(1, null, null);
-          never.await(60, TimeUnit.SECONDS);
-          return CallToolResult.text("late");
-        })
-        .build();
-    servlet = McpServlet.builder().server(mcp).maxSessions(CAP).sseKeepAlive(Duration.ofMillis(100)).build();
+    McpServer mcp =
+        McpServer.builder()
+            .progressInterval(Duration.ZERO)
+            .tool(
+                Tool.builder("quiet").description("Answers at once").build(),
+                call -> CallToolResult.text("ok"))
+            .tool(
+                Tool.builder("slow")
+                    .description("Reports progress, then waits to be cancelled")
+                    .build(),
+                call -> {
+                  call.context().progress().report(1, null, null);
+                  never.await(60, TimeUnit.SECONDS);
+                  return CallToolResult.text("late");
+                })
+            .build();
+    servlet =
+        McpServlet.builder()
+            .server(mcp)
+            .maxSessions(CAP)
+            .sseKeepAlive(Duration.ofMillis(100))
+            .build();
     jetty = new Server();
     ServerConnector connector = new ServerConnector(jetty, 1, 1);
     connector.setHost("127.0.0.1");
@@ -87,12 +97,19 @@ class ServletResourceReleaseTest {
         e = stream.event();
       }
       assertThat(RawHttpClient.describe(e.json())).isEqualTo("progress p5 1");
-      HttpResponse<Stream<String>> cancel = client.post("{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':5}}");
+      HttpResponse<Stream<String>> cancel =
+          client.post(
+              "{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':5}}");
       RawHttpClient.body(cancel);
       assertThat(cancel.statusCode()).isEqualTo(202);
-      assertThat(stream.next(Duration.ofSeconds(5))).as("the cancelled call's stream ends").isNull();
+      assertThat(stream.next(Duration.ofSeconds(5)))
+          .as("the cancelled call's stream ends")
+          .isNull();
     }
-    assertThat(RawHttpClient.describe(RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null))))).isEqualTo("result 5 ok");
+    assertThat(
+            RawHttpClient.describe(
+                RawHttpClient.json(RawHttpClient.body(client.call(5, "quiet", null)))))
+        .isEqualTo("result 5 ok");
   }
 
   @Test
@@ -102,10 +119,16 @@ class ServletResourceReleaseTest {
       for (int i = 0; i < CAP; i++) {
         Socket s = new Socket("127.0.0.1", port);
         s.setSoTimeout(10_000);
-        s.getOutputStream().write(("GET /app/mcp/sse HTTP/1.1\r\nHost: 127.0.0.1:" + port
-            + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        s.getOutputStream()
+            .write(
+                ("GET /app/mcp/sse HTTP/1.1\r\nHost: 127.0.0.1:"
+                        + port
+                        + "\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
         s.getOutputStream().flush();
-        BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
         assertThat(in.readLine()).startsWith("HTTP/1.1 200");
         for (String line; (line = in.readLine()) != null && !line.equals("event: endpoint"); ) {
           // headers, chunk size
@@ -118,13 +141,15 @@ class ServletResourceReleaseTest {
         s.close();
       }
       assertThat(waitUntil(() -> servlet.sessionCount() == 0, Duration.ofSeconds(10)))
-          .as("round %d: abandoned legacy sessions ended (%d left)", round, servlet.sessionCount()).isTrue();
+          .as("round %d: abandoned legacy sessions ended (%d left)", round, servlet.sessionCount())
+          .isTrue();
     }
     Client client = new Client(URI.create("http://127.0.0.1:" + port + "/app/mcp"));
     assertThat(client.initializeResponse().statusCode()).isEqualTo(200);
   }
 
-  private static boolean waitUntil(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+  private static boolean waitUntil(BooleanSupplier condition, Duration timeout)
+      throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
