@@ -24,7 +24,8 @@ final class CompletionMethods {
     switch (p.ref()) {
       case PromptReference ref -> {
         PromptCatalog.Entry entry =
-            PromptMethods.prompt(session, ref.name())
+            session
+                .findPrompt(ref.name())
                 .orElseThrow(() ->
                     McpException.invalidParams("Invalid params: unknown prompt: " + ref.name()));
         List<PromptArgument> args =
@@ -36,7 +37,8 @@ final class CompletionMethods {
       }
       case ResourceTemplateReference ref -> {
         UriTemplate template =
-            ResourceMethods.template(session, ref.uri())
+            session
+                .findTemplate(ref.uri())
                 .orElseThrow(() ->
                     McpException.invalidParams(
                         "Invalid params: unknown resource template: " + ref.uri()));

@@ -3,7 +3,6 @@ package dev.herald.server;
 import dev.herald.wire.Prompt;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Prompts, changeable at run time: the server's ({@link McpServer#prompts()}) or one session's
@@ -61,10 +60,5 @@ public final class PromptCatalog {
   /** Whether this catalog has no prompt. */
   public boolean isEmpty() {
     return prompts.isEmpty();
-  }
-
-  /** The prompt named {@code name} in this catalog. */
-  Optional<Entry> get(String name) {
-    return Optional.ofNullable(prompts.get(name));
   }
 }

@@ -10,7 +10,6 @@ import dev.herald.wire.Prompt;
 import dev.herald.wire.PromptArgument;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code prompts/list} and {@code prompts/get} (MCP specification, "Prompts"). The method table
@@ -22,14 +21,15 @@ final class PromptMethods {
 
   static ListPromptsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Prompt> page =
-        session.server().pagination.page(call.method(), prompts(session), p.cursor());
+        session.server().pagination.page(call.method(), session.promptList(), p.cursor());
     return ListPromptsResult.of(page.items(), page.nextCursor());
   }
 
   static GetPromptResult get(ServerSession session, GetPromptParams p, InboundCall call)
       throws Exception {
     PromptCatalog.Entry entry =
-        prompt(session, p.name())
+        session
+            .findPrompt(p.name())
             .orElseThrow(
                 () -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
     Map<String, String> args = p.argumentsOrEmpty();
@@ -44,15 +44,5 @@ final class PromptMethods {
     GetPromptResult result =
         entry.handler().get(new PromptGet(p.name(), args, new CallContext(session, call)));
     return result == null ? GetPromptResult.of(null, List.of()) : result;
-  }
-
-  /** The server's prompts with this session's overlay on top (same name: the session's wins), by name. */
-  private static List<Prompt> prompts(ServerSession session) {
-    return session.promptList();
-  }
-
-  /** A prompt this session sees, by name: the session's overlay first. */
-  static Optional<PromptCatalog.Entry> prompt(ServerSession session, String name) {
-    return session.findPrompt(name);
   }
 }

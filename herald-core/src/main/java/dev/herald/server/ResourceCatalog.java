@@ -130,9 +130,4 @@ public final class ResourceCatalog {
     }
     return Optional.empty();
   }
-
-  /** The parsed template registered under {@code uriTemplate} in this catalog. */
-  Optional<UriTemplate> template(String uriTemplate) {
-    return Optional.ofNullable(templates.get(uriTemplate)).map(TemplateEntry::parsed);
-  }
 }

@@ -12,7 +12,6 @@ import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
-import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -26,7 +25,7 @@ final class ResourceMethods {
   static ListResourcesResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     McpServer server = session.server();
     List<Resource> visible =
-        resources(session).stream()
+        session.resourceList().stream()
             .filter(r -> server.resourceAccess.test(session, r.uri()))
             .toList();
     Pagination.Page<Resource> page = server.pagination.page(call.method(), visible, p.cursor());
@@ -36,7 +35,7 @@ final class ResourceMethods {
   static ListResourceTemplatesResult templates(
       ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<ResourceTemplate> page =
-        session.server().pagination.page(call.method(), templates(session), p.cursor());
+        session.server().pagination.page(call.method(), session.templateList(), p.cursor());
     return ListResourceTemplatesResult.of(page.items(), page.nextCursor());
   }
 
@@ -76,19 +75,5 @@ final class ResourceMethods {
       throw ResourceHandler.notFound(uri);
     }
     return resolved;
-  }
-
-  /** The server's resources with this session's overlay on top (same uri: the session's wins), in order. */
-  private static List<Resource> resources(ServerSession session) {
-    return session.resourceList();
-  }
-
-  private static List<ResourceTemplate> templates(ServerSession session) {
-    return session.templateList();
-  }
-
-  /** A resource template this session sees, by its uri template: the session's overlay first. */
-  static Optional<UriTemplate> template(ServerSession session, String uriTemplate) {
-    return session.findTemplate(uriTemplate);
   }
 }
