@@ -105,7 +105,11 @@ public final class McpServer {
 
   final EventListener.Factory eventListeners;
 
+  /** Which protocol eras this server answers. */
+  final ServedEras eras;
+
   private McpServer(Builder b) {
+    this.eras = b.eras;
     this.info = b.info;
     this.instructions = b.instructions;
     this.defaultLogLevel = b.defaultLogLevel;
@@ -142,6 +146,11 @@ public final class McpServer {
   /** A new builder. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** Which protocol eras this server answers ({@link Builder#eras}). */
+  public ServedEras eras() {
+    return eras;
   }
 
   /** The server's {@code serverInfo}. */
@@ -361,8 +370,20 @@ public final class McpServer {
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
     private EventListener.Factory eventListeners = EventListener.Factory.NONE;
+    private ServedEras eras = ServedEras.DUAL;
 
     private Builder() {}
+
+    /**
+     * Which protocol eras this server answers (default {@link ServedEras#DUAL}: the 2026-07-28
+     * stateless era and the handshake era, on one endpoint or pipe).
+     *
+     * @throws NullPointerException if {@code eras} is null
+     */
+    public Builder eras(ServedEras eras) {
+      this.eras = java.util.Objects.requireNonNull(eras, "eras");
+      return this;
+    }
 
     /**
      * Adds an interceptor that every request of every session runs through, after the ones added
