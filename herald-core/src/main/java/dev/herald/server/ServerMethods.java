@@ -153,12 +153,15 @@ final class ServerMethods {
   /**
    * Whether the client supports {@code capability} for this request: what it declared at
    * bring-up. The one place that question is answered, for the table's gate and for the
-   * server's own requests to the client ({@link ReverseCalls}); the per-request layer (2026-07-28
-   * {@code _meta["io.modelcontextprotocol/clientCapabilities"]}, which adds to these for one
-   * request, never removes) belongs here and nowhere else.
+   * server's own requests to the client ({@link ReverseCalls}). The request's own declaration
+   * (SEP-2575, {@code _meta["io.modelcontextprotocol/clientCapabilities"]}, in both eras) is added
+   * to the session's for this request only: it never removes anything and never outlives the
+   * request.
    */
   static boolean clientSupports(
       ServerSession session, Capability.OfClient capability, InboundCall call) {
-    return capability.declaredIn().test(session.clientCapabilities());
+    return capability
+        .declaredIn()
+        .test(session.clientCapabilities().union(MetaKeys.clientCapabilities(call.meta())));
   }
 }

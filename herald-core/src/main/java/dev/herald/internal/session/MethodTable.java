@@ -198,11 +198,17 @@ public final class MethodTable<S> {
     }
   }
 
-  /** Before {@code initialize}, only rows marked {@code beforeInitialized}: -32600. */
+  /**
+   * Before {@code initialize}, only rows marked {@code beforeInitialized}: -32600. A stateless
+   * (2026-07-28) request has no handshake to wait for and always passes.
+   */
   private record LifecycleGate<S>(Role<S> role) implements Interceptor<S> {
     @Override
     public JsonNode intercept(Chain<S> chain) throws Exception {
-      if (!((RealChain<S>) chain).row().beforeInitialized() && !role.initialized(chain.session())) {
+      RealChain<S> c = (RealChain<S>) chain;
+      ProtocolVersion v = c.version();
+      boolean stateless = v != null && !v.handshake(); // 2026-07-28: no handshake to wait for
+      if (!stateless && !c.row().beforeInitialized() && !role.initialized(chain.session())) {
         throw new McpException(
             ErrorCodes.INVALID_REQUEST,
             "Invalid request: the session is not initialized; send initialize first");
