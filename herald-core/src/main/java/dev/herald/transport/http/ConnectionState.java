@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * state, held by a {@link ConnectionStateMachine} that alone replaces it.
  *
  * <p>Design note (MCP 2025-11-25 basic/transports §Streamable HTTP and §Backwards Compatibility).
- * A transport starts {@link Unstarted}, is {@link Idle} once it has a receiver, and learns which
+ * A transport starts {@link Unstarted}, is {@link Idle} once it has a receiver (or {@link Modern}
+ * when the client chose the 2026-07-28 binding, before or after starting), and learns which
  * transport the server speaks from its first message: {@code initialize} goes out as a probe
  * ({@link Probing}; every other sender waits) and its answer routes the connection to {@link
  * Streamable} (any success or an ordinary error) or to {@link Legacy} (400, 404 or 405: the
@@ -34,7 +35,7 @@ sealed interface ConnectionState {
   record Unstarted() implements ConnectionState {
     @Override
     public boolean allows(ConnectionState next) {
-      return next instanceof Idle || next instanceof Closed;
+      return next instanceof Idle || next instanceof Modern || next instanceof Closed;
     }
   }
 
@@ -42,7 +43,23 @@ sealed interface ConnectionState {
   record Idle() implements ConnectionState {
     @Override
     public boolean allows(ConnectionState next) {
-      return next instanceof Probing || next instanceof Streamable || next instanceof Closed;
+      return next instanceof Probing
+          || next instanceof Streamable
+          || next instanceof Modern
+          || next instanceof Closed;
+    }
+  }
+
+  /**
+   * The 2026-07-28 binding (MCP 2026-07-28 basic/transports/streamable-http): every message its
+   * own {@code POST} with the request metadata headers, no session, no {@code GET}, no {@code
+   * DELETE}, no resumption. {@code version} goes in {@code MCP-Protocol-Version} when a body names
+   * none. The client may still fall back to the handshake ({@link Idle}) while it negotiates.
+   */
+  record Modern(dev.herald.wire.ProtocolVersion version) implements ConnectionState {
+    @Override
+    public boolean allows(ConnectionState next) {
+      return next instanceof Modern || next instanceof Idle || next instanceof Closed;
     }
   }
 

@@ -5,12 +5,14 @@ import dev.herald.transport.http.ConnectionState.Closed;
 import dev.herald.transport.http.ConnectionState.FallingBack;
 import dev.herald.transport.http.ConnectionState.Idle;
 import dev.herald.transport.http.ConnectionState.Legacy;
+import dev.herald.transport.http.ConnectionState.Modern;
 import dev.herald.transport.http.ConnectionState.Probing;
 import dev.herald.transport.http.ConnectionState.SessionFacts;
 import dev.herald.transport.http.ConnectionState.Standing;
 import dev.herald.transport.http.ConnectionState.Streamable;
 import dev.herald.transport.http.ConnectionState.Unreachable;
 import dev.herald.transport.http.ConnectionState.Unstarted;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.net.URI;
 import java.time.Duration;
@@ -103,7 +105,55 @@ final class ConnectionStateMachine {
 
   /** The transport got its receiver. */
   void start() {
-    move("start", s -> new Idle());
+    // Modern before start (the client chose the 2026-07-28 binding first) stays Modern.
+    move(
+        "start",
+        s ->
+            switch (s) {
+              case Unstarted u -> new Idle();
+              case Modern m -> m;
+              default -> null;
+            });
+  }
+
+  /**
+   * The client chose the 2026-07-28 binding for {@code version}: allowed before anything was sent
+   * the handshake way, and again to change the version.
+   *
+   * @throws IllegalStateException once the connection was routed the handshake way, or closed
+   */
+  void modern(ProtocolVersion version) {
+    move(
+        "modern " + version.wire(),
+        s ->
+            switch (s) {
+              case Unstarted u -> new Modern(version);
+              case Idle i -> new Modern(version);
+              case Modern m -> m.version() == version ? m : new Modern(version);
+              default -> null;
+            });
+  }
+
+  /**
+   * The client falls back to the handshake after a modern attempt: the next {@code initialize}
+   * probes as if nothing had been sent.
+   *
+   * @throws IllegalStateException once the connection was routed the handshake way, or closed
+   */
+  void handshake() {
+    move(
+        "handshake",
+        s ->
+            switch (s) {
+              case Modern m -> new Idle();
+              case Idle i -> i;
+              default -> null;
+            });
+  }
+
+  /** The 2026-07-28 binding, or null when the connection is not (or no longer) in it. */
+  @Nullable Modern modernState() {
+    return state instanceof Modern m ? m : null;
   }
 
   /**

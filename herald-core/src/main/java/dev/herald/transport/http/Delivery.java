@@ -95,13 +95,18 @@ final class Delivery {
 
   /** Answers a request locally with an error, so its call fails and the session goes on. */
   void failRequest(RequestId id, String reason) {
+    failRequest(id, reason, null);
+  }
+
+  /** As {@link #failRequest(RequestId, String)}, with the error's {@code data}. */
+  void failRequest(RequestId id, String reason, @Nullable JsonNode data) {
     if (machine.isClosed() || !awaiting.contains(id)) {
       return;
     }
     deliver(
         new DecodedMessage.Valid(
             new JsonRpcMessage.Error(
-                id, new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, reason, null))));
+                id, new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, reason, data))));
   }
 
   /** Tells the receiver, once, that the transport ended ({@code cause} null: closed by the host). */

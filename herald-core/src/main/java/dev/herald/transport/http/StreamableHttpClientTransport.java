@@ -4,9 +4,12 @@ import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CancelledNotificationParams;
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.Tool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -14,15 +17,20 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The client side of the Streamable HTTP transport (MCP 2025-11-25 basic/transports §Streamable
@@ -71,6 +79,12 @@ import org.jspecify.annotations.Nullable;
  * URI, waits for its {@code endpoint} event (which must name the same origin), and from then on
  * posts every message there and reads every reply from that one stream.
  *
+ * <p><b>The 2026-07-28 binding.</b> After {@link #modern(ProtocolVersion)} (called by the client
+ * once it chose the modern era) the transport speaks MCP 2026-07-28 basic/transports/streamable-http
+ * instead: {@code POST} only with the request metadata headers ({@link McpHeaders}), no session,
+ * no {@code GET}, no {@code DELETE}, no resumption; cancelling a request closes its stream.
+ * {@link #handshake()} goes back before anything was sent the handshake way.
+ *
  * <p><b>Threading.</b> All I/O runs on virtual threads, one per open stream. Frames reach the
  * receiver one at a time under one lock, in arrival order per stream; none arrive after {@code
  * onClose}. {@link #send} may be called from any thread. {@link #close()} sends {@code DELETE}
@@ -103,6 +117,12 @@ public final class StreamableHttpClientTransport implements Transport {
 
   private final Delivery delivery;
   private final Workers workers;
+
+  /** The 2026-07-28 binding: the {@code x-mcp-header} arguments of each known tool. */
+  private final Map<String, List<McpHeaders.Param>> toolHeaders = new ConcurrentHashMap<>();
+
+  /** The 2026-07-28 binding: the open exchange of each request, so cancelling closes its stream. */
+  private final Map<RequestId, ModernExchange> exchanges = new ConcurrentHashMap<>();
 
   /** A transport to {@code uri} with every default. */
   public StreamableHttpClientTransport(URI uri) {
@@ -164,12 +184,153 @@ public final class StreamableHttpClientTransport implements Transport {
     machine.start();
   }
 
+  // ---------------------------------------------------------------- the 2026-07-28 binding
+
+  /**
+   * Switches to the 2026-07-28 binding (MCP 2026-07-28 basic/transports/streamable-http): from now
+   * on every message is its own {@code POST} carrying {@code MCP-Protocol-Version} (the body's
+   * {@code _meta} version, else {@code version}), {@code Mcp-Method}, {@code Mcp-Name} and the
+   * {@code Mcp-Param-*} headers of the called tool's {@code x-mcp-header} arguments; no session
+   * id, no standing {@code GET}, no {@code DELETE}, no resumption. {@code notifications/cancelled}
+   * is not posted: it closes the cancelled request's stream, which is how the 2026-07-28 binding
+   * cancels. The client calls this once it chose the modern era, before its first modern request
+   * (the {@code server/discover} probe included), and may call it again to change the version.
+   *
+   * <p>While negotiating, an answer that is not a modern one reaches the caller as an {@link
+   * dev.herald.wire.McpException}: the server's own JSON-RPC error when the refusal carried one
+   * (a modern server's -32022, -32020, -32021, or an older server's error, code untouched), else
+   * -32603 with {@code data.httpStatus} (see {@link #httpStatus}). The client then calls {@link
+   * #handshake()} and goes on with {@code initialize}.
+   *
+   * @throws IllegalArgumentException if {@code version} is not a 2026-07-28-era version
+   * @throws IllegalStateException once a handshake-era message was sent, or after close
+   */
+  public void modern(ProtocolVersion version) {
+    if (version.era() != ProtocolVersion.Era.MODERN) {
+      throw new IllegalArgumentException(version.wire() + " is not a stateless (modern) version");
+    }
+    machine.modern(version);
+  }
+
+  /**
+   * Leaves the 2026-07-28 binding before anything was sent the handshake way: the next {@code
+   * initialize} probes the server as on a fresh transport (falling back to HTTP+SSE on 400, 404 or
+   * 405). For a client whose modern attempt was answered as an older server answers.
+   *
+   * @throws IllegalStateException once a handshake-era message was sent, or after close
+   */
+  public void handshake() {
+    machine.handshake();
+  }
+
+  /** The 2026-07-28-era version this transport posts with, if it is in that binding. */
+  public Optional<ProtocolVersion> modernVersion() {
+    ConnectionState.Modern m = machine.modernState();
+    return m == null ? Optional.empty() : Optional.of(m.version());
+  }
+
+  /**
+   * Tells the transport the definitions of these tools, so that a {@code tools/call} mirrors the
+   * arguments their {@code inputSchema} marks with {@code x-mcp-header} into {@code Mcp-Param-*}
+   * headers. Tools listed by a {@code tools/list} result passing through this transport are learnt
+   * by themselves; a tool whose annotations are invalid (see {@link McpHeaders#invalidToolHeaders})
+   * is forgotten, and the client must not call it.
+   */
+  public void learnTools(Collection<Tool> tools) {
+    for (Tool t : tools) {
+      learnTool(t.name(), t.inputSchema());
+    }
+  }
+
+  /**
+   * The HTTP status a failed request was refused with, when the refusal carried no JSON-RPC error
+   * (such errors are {@code -32603} with {@code data.httpStatus}).
+   */
+  public static OptionalInt httpStatus(McpException e) {
+    JsonNode data = e.data();
+    JsonNode status = data == null ? null : data.get(HTTP_STATUS);
+    return status != null && status.isInt()
+        ? OptionalInt.of(status.intValue())
+        : OptionalInt.empty();
+  }
+
+  /** The {@code data} field naming the HTTP status of a refusal without a JSON-RPC error. */
+  static final String HTTP_STATUS = "httpStatus";
+
+  private void learnTool(String name, @Nullable JsonNode inputSchema) {
+    List<McpHeaders.Param> params = McpHeaders.params(inputSchema);
+    if (params == null) {
+      toolHeaders.remove(name);
+    } else {
+      toolHeaders.put(name, params);
+    }
+  }
+
+  /** A {@code tools/list} result passed through: learns its tools' mirrored arguments. */
+  void learnListedTools(JsonNode result) {
+    JsonNode tools = result.get("tools");
+    if (tools == null || !tools.isArray()) {
+      return;
+    }
+    for (JsonNode t : tools) {
+      JsonNode name = t.get("name");
+      if (name != null && name.isString()) {
+        learnTool(name.stringValue(), t.get("inputSchema"));
+      }
+    }
+  }
+
+  Map<String, List<McpHeaders.Param>> toolHeaders() {
+    return toolHeaders;
+  }
+
+  void openExchange(RequestId id, ModernExchange exchange) {
+    exchanges.put(id, exchange);
+  }
+
+  void closeExchange(RequestId id, ModernExchange exchange) {
+    exchanges.remove(id, exchange);
+  }
+
+  private void sendModern(JsonRpcMessage message, ProtocolVersion version) {
+    if (message instanceof JsonRpcMessage.Notification n
+        && McpMethods.CANCELLED.equals(n.method())) {
+      RequestId id = cancelledId(n);
+      ModernExchange exchange = id == null ? null : exchanges.get(id);
+      if (exchange != null) {
+        exchange.cancel();
+      }
+      return;
+    }
+    if (message instanceof JsonRpcMessage.Response) {
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "not sending a response to {0}: 2026-07-28 clients never answer the server",
+          uri);
+      return;
+    }
+    new ModernExchange(this, message, version.wire()).send();
+  }
+
+  private static @Nullable RequestId cancelledId(JsonRpcMessage.Notification cancelled) {
+    try {
+      return McpJson.fromTree(cancelled.params(), CancelledNotificationParams.class).requestId();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
   @Override
   public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
     if (!delivery.hasReceiver()) {
       throw new IllegalStateException("transport not started");
     }
     ensureOpen();
+    ConnectionState.Modern modern = machine.modernState();
+    if (modern != null) {
+      sendModern(message, modern.version());
+      return;
+    }
     boolean probe = false;
     if (message instanceof JsonRpcMessage.Request r && McpMethods.INITIALIZE.equals(r.method())) {
       probe = machine.initializeSending(r.id());
@@ -380,7 +541,14 @@ public final class StreamableHttpClientTransport implements Transport {
    */
   public static final class Builder {
     private static final Set<String> MANAGED =
-        Set.of("accept", "content-type", "mcp-session-id", "mcp-protocol-version", "last-event-id");
+        Set.of(
+            "accept",
+            "content-type",
+            "mcp-session-id",
+            "mcp-protocol-version",
+            "last-event-id",
+            "mcp-method",
+            "mcp-name");
 
     private @Nullable URI uri;
     private @Nullable HttpClient client;
@@ -428,12 +596,13 @@ public final class StreamableHttpClientTransport implements Transport {
      *
      * @throws IllegalArgumentException for a header the transport manages ({@code Accept}, {@code
      *     Content-Type}, {@code Mcp-Session-Id}, {@code MCP-Protocol-Version}, {@code
-     *     Last-Event-ID}) or one the JDK client refuses ({@code Host}, {@code Connection}…)
+     *     Last-Event-ID}, {@code Mcp-Method}, {@code Mcp-Name}, {@code Mcp-Param-*}) or one the JDK client refuses ({@code Host}, {@code Connection}…)
      */
     public Builder header(String name, String value) {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
-      if (MANAGED.contains(name.toLowerCase(Locale.ROOT))) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (MANAGED.contains(lower) || lower.startsWith("mcp-param-")) {
         throw new IllegalArgumentException("header " + name + " is managed by the transport");
       }
       HttpRequest.newBuilder()
