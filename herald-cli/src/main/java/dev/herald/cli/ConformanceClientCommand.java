@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 /**
  * The program under test for the official conformance suite's client mode: it connects to the
  * suite's mock server at the URL it is given and acts out the scenario named by {@code
- * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed.
+ * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed. The 2026-07-28
+ * scenarios are acted out by {@link ModernScenarios}.
  */
 @Command(
     name = "conformance-client",
@@ -26,6 +27,20 @@ final class ConformanceClientCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String scenario = System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", "initialize");
+    if (ModernScenarios.NAMES.contains(scenario)) {
+      ModernScenarios.run(
+          scenario,
+          url,
+          new dev.herald.wire.Implementation(
+              "herald-conformance-client",
+              null,
+              dev.herald.cli.fixture.Version.VERSION,
+              null,
+              null,
+              null),
+          System.out);
+      return 0;
+    }
     McpClient.Builder builder =
         McpClient.builder()
             .info("herald-conformance-client", dev.herald.cli.fixture.Version.VERSION);
