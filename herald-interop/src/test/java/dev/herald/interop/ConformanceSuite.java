@@ -14,11 +14,53 @@ import java.util.regex.Pattern;
 
 /**
  * Runs the official conformance CLI ({@code @modelcontextprotocol/conformance}, pinned with the
- * Node 22 it needs in {@code interop/conformance}) and reads its totals. Results are written under
- * {@code target/conformance}, and each run appends one line to {@code target/conformance/summary.txt}.
+ * Node 22 it needs in {@code interop/conformance}: the release 0.1.16, and the pre-release
+ * 0.2.0-alpha.12 with the 2026-07-28 scenarios under the npm alias {@code conformance-alpha}) and
+ * reads its totals. Results are written under {@code target/conformance}, and each run appends one
+ * line to {@code target/conformance/summary.txt}.
  */
 final class ConformanceSuite {
   private ConformanceSuite() {}
+
+  /** A pinned release of the suite, by the folder npm installed it in. */
+  enum Release {
+    /** 0.1.16: the handshake-era scenarios. */
+    V0_1_16("@modelcontextprotocol/conformance"),
+    /** 0.2.0-alpha.12: adds the 2026-07-28 scenarios and {@code --requirements}. */
+    V0_2_0_ALPHA_12("conformance-alpha");
+
+    private final String folder;
+
+    Release(String folder) {
+      this.folder = folder;
+    }
+
+    /** The CLI's script (its {@code bin}, run directly: both releases name their bin alike). */
+    Path script(Path dir) {
+      return dir.resolve("node_modules").resolve(folder).resolve("dist/index.js");
+    }
+  }
+
+  /** One scenario's checks, from its {@code checks.json}. */
+  record Scenario(String name, int passed, int failed, int warnings, List<String> problems) {
+    boolean clean() {
+      return failed == 0 && warnings == 0;
+    }
+
+    @Override
+    public String toString() {
+      return name
+          + " ("
+          + passed
+          + " passed, "
+          + failed
+          + " failed, "
+          + warnings
+          + " warnings"
+          + (problems.isEmpty() ? "" : ": " + String.join("; ", problems))
+          + ")";
+    }
+  }
 
   /** What one run reported. */
   record Totals(String name, int passed, int failed, int warnings, int exitCode, String output) {
@@ -34,8 +76,9 @@ final class ConformanceSuite {
         Path.of(System.getProperty("herald.interop.conformance", "../interop/conformance"))
             .toAbsolutePath()
             .normalize();
-    if (!Files.isExecutable(dir.resolve("node_modules/.bin/conformance"))
-        || !Files.isExecutable(dir.resolve("node_modules/.bin/node"))) {
+    if (!Files.isExecutable(dir.resolve("node_modules/.bin/node"))
+        || !Files.isRegularFile(Release.V0_1_16.script(dir))
+        || !Files.isRegularFile(Release.V0_2_0_ALPHA_12.script(dir))) {
       throw new IllegalStateException(
           "conformance suite not installed in "
               + dir
@@ -56,12 +99,18 @@ final class ConformanceSuite {
    * the fallback when no file was written.
    */
   static Totals run(String name, List<String> args, Map<String, String> env) throws Exception {
+    return run(Release.V0_1_16, name, args, env);
+  }
+
+  /** As {@link #run(String, List, Map)}, with the given release of the suite. */
+  static Totals run(Release release, String name, List<String> args, Map<String, String> env)
+      throws Exception {
     Path out = results().resolve(name);
     deleteTree(out);
     List<String> all = new ArrayList<>(args);
     all.add("-o");
     all.add(out.toString());
-    Totals printed = runCli(name, all, env);
+    Totals printed = runCli(release, name, all, env);
     int[] counts = countChecks(out);
     if (counts[0] + counts[1] + counts[2] == 0) {
       return printed;
@@ -93,6 +142,75 @@ final class ConformanceSuite {
     return counts;
   }
 
+  /**
+   * Every scenario of the run named {@code name}, by scenario name: its folder under the run's
+   * output is {@code [server-]<scenario>-<timestamp>} and holds its {@code checks.json}.
+   */
+  static Map<String, Scenario> scenarios(String name) throws IOException {
+    Path out = results().resolve(name);
+    Map<String, Scenario> found = new java.util.TreeMap<>();
+    if (!Files.isDirectory(out)) {
+      return found;
+    }
+    try (var files = Files.walk(out)) {
+      for (Path f : files.filter(p -> p.getFileName().toString().equals("checks.json")).toList()) {
+        String folder = out.relativize(f.getParent()).toString().replace('\\', '/');
+        String scenario = SCENARIO_FOLDER.matcher(folder).replaceFirst("");
+        if (name.startsWith("server") && scenario.startsWith("server-")) {
+          scenario = scenario.substring("server-".length());
+        }
+        int passed = 0;
+        int failed = 0;
+        int warnings = 0;
+        List<String> problems = new ArrayList<>();
+        for (var check : dev.herald.wire.McpJson.mapper().readTree(f.toFile())) {
+          String status = check.path("status").asString();
+          switch (status) {
+            case "SUCCESS" -> passed++;
+            case "FAILURE" -> failed++;
+            case "WARNING" -> warnings++;
+            default -> {}
+          }
+          if (status.equals("FAILURE") || status.equals("WARNING")) {
+            problems.add(
+                check.path("id").asString()
+                    + " "
+                    + status
+                    + ": "
+                    + check.path("errorMessage").asString(check.path("description").asString()));
+          }
+        }
+        found.put(scenario, new Scenario(scenario, passed, failed, warnings, problems));
+      }
+    }
+    return found;
+  }
+
+  /** The timestamp the CLI appends to a scenario's folder. */
+  private static final Pattern SCENARIO_FOLDER =
+      Pattern.compile("-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z$");
+
+  private static final Pattern NOT_SCORED_LINE =
+      Pattern.compile(
+          "^\\s+[✓✗]\\s+(\\S+)\\s+\\((extension|pending)[^)]*\\)\\s*$", Pattern.MULTILINE);
+
+  /**
+   * The scenarios a {@code --requirements} run reported as not scored (tagged extension or
+   * pending): they run, but do not count toward conformance to the revision.
+   */
+  static java.util.Set<String> notScored(String output) {
+    int at = output.indexOf("Not scored for");
+    java.util.Set<String> names = new java.util.TreeSet<>();
+    if (at < 0) {
+      return names;
+    }
+    Matcher m = NOT_SCORED_LINE.matcher(output.substring(at));
+    while (m.find()) {
+      names.add(m.group(1));
+    }
+    return names;
+  }
+
   private static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
@@ -113,12 +231,12 @@ final class ConformanceSuite {
     System.out.println("[conformance] " + totals.line());
   }
 
-  private static Totals runCli(String name, List<String> args, Map<String, String> env)
-      throws Exception {
+  private static Totals runCli(
+      Release release, String name, List<String> args, Map<String, String> env) throws Exception {
     Path dir = dir();
     List<String> cmd = new ArrayList<>();
     cmd.add(dir.resolve("node_modules/.bin/node").toString());
-    cmd.add(dir.resolve("node_modules/.bin/conformance").toString());
+    cmd.add(release.script(dir).toString());
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     pb.environment()

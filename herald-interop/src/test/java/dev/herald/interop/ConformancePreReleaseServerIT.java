@@ -1,0 +1,75 @@
+package dev.herald.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.cli.fixture.DemoFixture;
+import dev.herald.http.McpHttpServer;
+import dev.herald.interop.ConformanceSuite.Release;
+import dev.herald.interop.ConformanceSuite.Scenario;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The official conformance suite's pre-release 0.2.0-alpha.12 in server mode against Herald's
+ * Streamable HTTP server serving the demo fixture on 127.0.0.1 (one dual-era endpoint): every
+ * scenario the 2026-07-28 revision requires passes, and the handshake-era suite stays at every
+ * check.
+ */
+@Timeout(600)
+class ConformancePreReleaseServerIT {
+
+  @Test
+  void everyScenarioThe20260728RevisionRequiresPasses() throws Exception {
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      ConformanceSuite.Totals t =
+          ConformanceSuite.run(
+              Release.V0_2_0_ALPHA_12,
+              "server-requirements-2026-07-28",
+              List.of("server", "--url", http.uri().toString(), "--requirements", "2026-07-28"),
+              Map.of());
+      Map<String, Scenario> scenarios =
+          ConformanceSuite.scenarios("server-requirements-2026-07-28");
+      Set<String> notScored = ConformanceSuite.notScored(t.output());
+      List<Scenario> scored =
+          scenarios.values().stream().filter(s -> !notScored.contains(s.name())).toList();
+      assertThat(scored).as("scored scenarios run\n" + t.output()).hasSizeGreaterThanOrEqualTo(30);
+      assertThat(scored)
+          .as("scored 2026-07-28 scenarios that do not pass (not scored: %s)", notScored)
+          .filteredOn(s -> s.failed() > 0)
+          .isEmpty();
+    }
+  }
+
+  @Test
+  void theHandshakeEraSuiteStaysAtEveryCheck() throws Exception {
+    try (McpHttpServer http =
+        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+      ConformanceSuite.Totals t =
+          ConformanceSuite.run(
+              Release.V0_2_0_ALPHA_12,
+              "server-alpha-all-2025-11-25",
+              List.of(
+                  "server",
+                  "--url",
+                  http.uri().toString(),
+                  "--suite",
+                  "all",
+                  "--spec-version",
+                  "2025-11-25"),
+              Map.of());
+      assertThat(
+              ConformanceSuite.scenarios("server-alpha-all-2025-11-25").values().stream()
+                  .filter(s -> !s.clean())
+                  .toList())
+          .as("handshake-era scenarios with failures or warnings")
+          .isEmpty();
+      assertThat(t.failed()).as(t.output()).isZero();
+      assertThat(t.passed()).as("checks passed").isGreaterThanOrEqualTo(80);
+      assertThat(t.exitCode()).as(t.output()).isZero();
+    }
+  }
+}
