@@ -8,12 +8,14 @@ import dev.herald.transport.http.ConnectionState.Closed;
 import dev.herald.transport.http.ConnectionState.FallingBack;
 import dev.herald.transport.http.ConnectionState.Idle;
 import dev.herald.transport.http.ConnectionState.Legacy;
+import dev.herald.transport.http.ConnectionState.Modern;
 import dev.herald.transport.http.ConnectionState.Probing;
 import dev.herald.transport.http.ConnectionState.SessionFacts;
 import dev.herald.transport.http.ConnectionState.Standing;
 import dev.herald.transport.http.ConnectionState.Streamable;
 import dev.herald.transport.http.ConnectionState.Unreachable;
 import dev.herald.transport.http.ConnectionState.Unstarted;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.net.URI;
 import java.time.Duration;
@@ -231,6 +233,31 @@ class ConnectionStateMachineTest {
     machine.initializedSending(true);
     assertThat(machine.initializedAccepted()).isFalse();
     assertThat(machine.state()).isSameAs(closed);
+  }
+
+  @Test
+  void theModernBindingMayBeChosenBeforeOrAfterStartAndLeftForTheHandshake() {
+    machine.modern(ProtocolVersion.V2026_07_28);
+    machine.start();
+    assertThat(machine.state()).isEqualTo(new Modern(ProtocolVersion.V2026_07_28));
+    assertThat(machine.modernState()).isNotNull();
+    machine.handshake();
+    assertThat(machine.state()).isEqualTo(new Idle());
+    assertThat(machine.modernState()).isNull();
+    machine.modern(ProtocolVersion.V2026_07_28);
+    machine.handshake();
+    assertThat(machine.initializeSending(INIT)).as("the initialize after it probes").isTrue();
+  }
+
+  @Test
+  void theModernBindingIsRefusedOnceTheHandshakeRoutedTheConnection() {
+    routedStreamable("s-1");
+    assertThatThrownBy(() -> machine.modern(ProtocolVersion.V2026_07_28))
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(machine::handshake).isInstanceOf(IllegalStateException.class);
+    machine.close(null);
+    assertThatThrownBy(() -> machine.modern(ProtocolVersion.V2026_07_28))
+        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test
