@@ -41,6 +41,7 @@ class ConformancePreReleaseServerIT {
           .as("scored 2026-07-28 scenarios that do not pass (not scored: %s)", notScored)
           .filteredOn(s -> s.failed() > 0)
           .isEmpty();
+      assertThat(t.exitCode()).as("the CLI's verdict on the scored scenarios").isZero();
     }
   }
 

@@ -191,8 +191,7 @@ final class ConformanceSuite {
       Pattern.compile("-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z$");
 
   private static final Pattern NOT_SCORED_LINE =
-      Pattern.compile(
-          "^\\s+[✓✗]\\s+(\\S+)\\s+\\((extension|pending)[^)]*\\)\\s*$", Pattern.MULTILINE);
+      Pattern.compile("^\\s+[✓✗]\\s+(\\S+)\\s+\\([^)]*\\)\\s*$", Pattern.MULTILINE);
 
   /**
    * The scenarios a {@code --requirements} run reported as not scored (tagged extension or
