@@ -40,7 +40,11 @@ public final class McpHeaders {
   /** Every 2026-07-28 {@code POST}: the JSON-RPC {@code method}. */
   public static final String METHOD = "Mcp-Method";
 
-  /** {@code tools/call}, {@code prompts/get} ({@code params.name}), {@code resources/read} ({@code params.uri}). */
+  /**
+   * {@code tools/call}, {@code prompts/get} ({@code params.name}), {@code resources/read} ({@code
+   * params.uri}); with the tasks extension {@code tasks/get}, {@code tasks/update}, {@code
+   * tasks/cancel} ({@code params.taskId}).
+   */
   public static final String NAME = "Mcp-Name";
 
   /** The prefix of a header mirroring a tool argument marked with {@code x-mcp-header}. */
@@ -162,6 +166,9 @@ public final class McpHeaders {
         switch (method) {
           case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> text(params, "name");
           case McpMethods.RESOURCES_READ -> text(params, "uri");
+          // The tasks extension (io.modelcontextprotocol/tasks) names the task.
+          case McpMethods.TASKS_GET, McpMethods.TASKS_UPDATE, McpMethods.TASKS_CANCEL ->
+              text(params, "taskId");
           default -> null;
         };
     if (name != null) {

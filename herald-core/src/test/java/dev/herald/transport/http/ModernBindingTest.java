@@ -120,6 +120,10 @@ class ModernBindingTest {
     assertThat(prompt.header("Mcp-Name")).isEqualTo("=?base64?Z3LDvMOfZQ==?=");
     receiver.next();
 
+    transport.send(msg(request(5, "tasks/get", "\"taskId\":\"t-1\"")), null);
+    assertThat(server.next().header("Mcp-Name")).as("tasks extension").isEqualTo("t-1");
+    receiver.next();
+
     transport.send(msg(request(4, "tools/list", "")), null);
     Request list = server.next();
     assertThat(list.header("Mcp-Method")).isEqualTo("tools/list");
