@@ -135,10 +135,10 @@ final class ModernExchange {
       response.cancel(true);
       return; // closing
     } catch (ExecutionException | java.util.concurrent.CancellationException e) {
-      if (!cancelled) {
+      if (!cancelled && !transport.isClosed()) {
         fail(Http.unreachable(uri, e.getCause()).getMessage(), null);
-        done();
       }
+      done();
       return;
     }
     InputStream in = transport.track(r.body());
