@@ -14,6 +14,7 @@ import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ResourceContents;
+import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.List;
@@ -136,6 +137,40 @@ class ModernPeerServersIT {
     try (Peer.Running peer = which.start();
         McpClient client = connect(peer)) {
       assertThat(client.protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
+      CountDownLatch changed = new CountDownLatch(1);
+      CountDownLatch updated = new CountDownLatch(1);
+      List<McpClient.Area> areas = new CopyOnWriteArrayList<>();
+      List<String> uris = new CopyOnWriteArrayList<>();
+      int before = client.tools().size();
+      try (Listening ignored =
+          Listening.open(
+              client,
+              new SubscriptionFilter(true, null, null, List.of("demo://counter"), null),
+              area -> {
+                areas.add(area);
+                changed.countDown();
+              },
+              u -> {
+                uris.add(u.uri());
+                updated.countDown();
+              })) {
+        client.callTool("touch", TypeScriptServerIT.args("area", "tools"));
+        assertThat(changed.await(10, TimeUnit.SECONDS)).as("tools/list_changed arrived").isTrue();
+        assertThat(client.tools()).hasSize(before + 1);
+        client.callTool("update_resource", TypeScriptServerIT.args("uri", "demo://counter"));
+        assertThat(updated.await(10, TimeUnit.SECONDS)).as("resources/updated arrived").isTrue();
+      }
+      assertThat(areas).containsOnly(McpClient.Area.TOOLS);
+      assertThat(uris).containsOnly("demo://counter");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Peer.class)
+  void aResourceSubscriptionDeliversTheServersUpdatesInEitherEra(Peer which) throws Exception {
+    try (Peer.Running peer = which.start();
+        McpClient client = connect(peer)) {
+      assertThat(client.protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
       CountDownLatch updated = new CountDownLatch(1);
       List<String> uris = new CopyOnWriteArrayList<>();
       try (ResourceSubscription ignored =
@@ -149,23 +184,40 @@ class ModernPeerServersIT {
         assertThat(updated.await(10, TimeUnit.SECONDS)).as("resources/updated arrived").isTrue();
         assertThat(uris).containsOnly("demo://counter");
       }
-
-      CountDownLatch changed = new CountDownLatch(1);
-      client.onListChanged(McpClient.Area.TOOLS, changed::countDown);
-      int before = client.tools().size();
-      client.callTool("touch", TypeScriptServerIT.args("area", "tools"));
-      assertThat(changed.await(10, TimeUnit.SECONDS)).as("tools/list_changed arrived").isTrue();
-      assertThat(client.tools()).hasSize(before + 1);
     }
   }
 
   @Test
-  void againstTheTypeScriptSdk1ServerTheLatestClientFallsBackToTheHandshake() throws Exception {
+  void againstTheJavaSdk21ServerTheLatestClientFallsBackToTheHandshakeOverStdioAndHttp()
+      throws Exception {
+    try (McpClient client = McpClient.builder().connect(JavaSdkPeer.stdioServer())) {
+      assertThat(client.protocolVersion().era()).isEqualTo(ProtocolVersion.Era.LEGACY);
+      assertThat(client.serverInfo().name()).isEqualTo("java-sdk-peer");
+      assertThat(client.tools()).isNotEmpty();
+    }
+    try (JavaSdkPeer.HttpServer sdk = JavaSdkPeer.httpServer();
+        McpClient client =
+            McpClient.builder().connect(new StreamableHttpClientTransport(sdk.uri()))) {
+      assertThat(client.protocolVersion().era()).isEqualTo(ProtocolVersion.Era.LEGACY);
+      assertThat(client.tools()).isNotEmpty();
+    }
+  }
+
+  @Test
+  void againstTheTypeScriptSdk1ServerTheLatestClientFallsBackToTheHandshakeOverStdioAndHttp()
+      throws Exception {
     try (McpClient client = McpClient.builder().connect(TsPeer.stdioServer())) {
       assertThat(client.protocolVersion().era()).isEqualTo(ProtocolVersion.Era.LEGACY);
       assertThat(client.serverInfo().name()).isEqualTo("ts-peer");
       assertThat(client.callTool("echo", TypeScriptServerIT.args("text", "old friend")).firstText())
           .isEqualTo("old friend");
+    }
+    try (TsPeer.HttpServer ts = TsPeer.httpServer();
+        McpClient client =
+            McpClient.builder().connect(new StreamableHttpClientTransport(ts.uri()))) {
+      assertThat(client.protocolVersion().era()).isEqualTo(ProtocolVersion.Era.LEGACY);
+      assertThat(client.callTool("echo", TypeScriptServerIT.args("text", "over http")).firstText())
+          .isEqualTo("over http");
     }
   }
 }
