@@ -63,6 +63,15 @@ class ModernPeerClientsIT {
   }
 
   @Test
+  void typeScriptV2ClientProbingWithDiscoverLandsIn2026OnHeraldsStdioServer() throws Exception {
+    // On stdio the SDK probes in a sibling process of the same command, then starts its own.
+    JsonNode seen = Ts2Peer.runClient("auto", heraldStdio());
+    assertThat(seen.get("errors")).as("errors the TS v2 client hit").isEmpty();
+    assertThat(seen.get("era").stringValue()).isEqualTo("modern");
+    assertThat(seen.get("echo").stringValue()).isEqualTo("hello from ts2");
+  }
+
+  @Test
   void typeScriptV2ClientInTheHandshakeEraStillWorksWithHeraldsDualEraServer() throws Exception {
     try (McpHttpServer http = heraldHttp()) {
       JsonNode seen = Ts2Peer.runClient("legacy", List.of(http.uri().toString()));
