@@ -8,6 +8,7 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
+import dev.herald.wire.CacheScope;
 import dev.herald.wire.CompletionReference;
 import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.Implementation;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An MCP server: owns the catalog (tools, and more as features land) and serves any number of
@@ -108,8 +110,20 @@ public final class McpServer {
   /** Which protocol eras this server answers. */
   final ServedEras eras;
 
+  /** The caching hint of each area, for stateless results ({@link StatelessResults}). */
+  private final java.util.EnumMap<CacheArea, CacheHint> cacheHints;
+
+  /** {@code capabilities.extensions} declared to stateless clients, by identifier; may be empty. */
+  private final java.util.Map<String, ObjectNode> extensions;
+
+  /** {@link #info} as JSON, for {@code _meta["io.modelcontextprotocol/serverInfo"]}. */
+  private final ObjectNode infoTree;
+
   private McpServer(Builder b) {
     this.eras = b.eras;
+    this.cacheHints = new java.util.EnumMap<>(b.cacheHints);
+    this.extensions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
+    this.infoTree = (ObjectNode) McpJson.toTree(b.info);
     this.info = b.info;
     this.instructions = b.instructions;
     this.defaultLogLevel = b.defaultLogLevel;
@@ -156,6 +170,36 @@ public final class McpServer {
   /** The server's {@code serverInfo}. */
   public Implementation info() {
     return info;
+  }
+
+  /** A fresh copy of {@code serverInfo} as JSON (a result's {@code _meta} may be changed later). */
+  ObjectNode infoTree() {
+    return infoTree.deepCopy();
+  }
+
+  /** The caching hint of {@code area} ({@link Builder#cacheHint}). */
+  CacheHint cacheHint(CacheArea area) {
+    return cacheHints.getOrDefault(area, CacheHint.DEFAULT);
+  }
+
+  /**
+   * What this server declares to a stateless (2026-07-28) client, in {@code server/discover}:
+   * {@link #capabilities()} without the members that exist only in the handshake era ({@code
+   * tasks}; the 2026-07-28 tasks are an extension), with {@code extensions} when any were declared
+   * ({@link Builder#extension}).
+   */
+  public ServerCapabilities statelessCapabilities() {
+    ServerCapabilities c = capabilities();
+    ObjectNode ext = null;
+    if (!extensions.isEmpty()) {
+      ext = McpJson.object();
+      for (var e : extensions.entrySet()) {
+        ext.set(e.getKey(), e.getValue().deepCopy());
+      }
+    }
+    return new ServerCapabilities(
+        c.experimental(), c.logging(), c.completions(), c.prompts(), c.resources(), c.tools(), null,
+        ext);
   }
 
   /**
@@ -344,6 +388,12 @@ public final class McpServer {
    * Builds an {@link McpServer}. Not thread-safe; {@link #build()} may be called more than once.
    */
   public static final class Builder {
+    /** Prefix labels (letter first, letter or digit last), a slash, then a name (2026-07-28 basic/index "_meta"). */
+    private static final java.util.regex.Pattern EXTENSION_ID =
+        java.util.regex.Pattern.compile(
+            "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+                + "/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?");
+
     private Implementation info = Implementation.of("herald-server", "0.1.0");
     private @Nullable String instructions;
     private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
@@ -371,8 +421,67 @@ public final class McpServer {
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
     private EventListener.Factory eventListeners = EventListener.Factory.NONE;
     private ServedEras eras = ServedEras.DUAL;
+    private final java.util.EnumMap<CacheArea, CacheHint> cacheHints =
+        new java.util.EnumMap<>(CacheArea.class);
+    private final LinkedHashMap<String, ObjectNode> extensions = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * The caching hint put on the complete results of {@code area} for stateless (2026-07-28)
+     * requests (MCP 2026-07-28 server/utilities/caching): {@code ttlMs} (the client may reuse the
+     * result that long) and {@code cacheScope} ({@code public}: may be shared across
+     * authorization contexts, e.g. by a gateway; {@code private}: not). Every page of a list gets
+     * the same hint. Default for every area: {@code ttlMs: 0}, {@code private} (fresh on every
+     * use, never shared); raise it only for catalogs that change rarely, and say {@code public}
+     * only if no request's authorization changes what it sees.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder()
+     *     .cacheHint(CacheArea.TOOLS, Duration.ofMinutes(5), CacheScope.PUBLIC)
+     *     .build();
+     * }
+     *
+     * @throws IllegalArgumentException if {@code ttl} is negative or longer than {@link
+     *     Long#MAX_VALUE} milliseconds
+     * @throws NullPointerException if an argument is null
+     */
+    public Builder cacheHint(CacheArea area, Duration ttl, CacheScope scope) {
+      Objects.requireNonNull(area, "area");
+      Objects.requireNonNull(scope, "scope");
+      if (ttl.isNegative()) {
+        throw new IllegalArgumentException("cache ttl of " + area + " must not be negative, was " + ttl);
+      }
+      long ms;
+      try {
+        ms = ttl.toMillis();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("cache ttl of " + area + " is too long: " + ttl, e);
+      }
+      cacheHints.put(area, new CacheHint(ms, scope));
+      return this;
+    }
+
+    /**
+     * Declares an extension in {@code capabilities.extensions} of {@code server/discover} (MCP
+     * 2026-07-28 basic/versioning, "Extension Negotiation"). The identifier needs a prefix, e.g.
+     * {@code com.example/audit}; its settings object is sent as given ({@code {}} for none).
+     * Declaring is all this does: the extension's methods and behaviour are the caller's.
+     *
+     * @throws IllegalArgumentException if {@code id} is not a prefixed {@code _meta}-style key, or
+     *     was already declared
+     */
+    public Builder extension(String id, ObjectNode settings) {
+      Objects.requireNonNull(settings, "settings");
+      if (!EXTENSION_ID.matcher(Objects.requireNonNull(id, "id")).matches()) {
+        throw new IllegalArgumentException(
+            "extension identifier must be a prefix and a name, like com.example/name, was " + id);
+      }
+      if (extensions.putIfAbsent(id, settings.deepCopy()) != null) {
+        throw new IllegalArgumentException("extension " + id + " was already declared");
+      }
+      return this;
+    }
 
     /**
      * Which protocol eras this server answers (default {@link ServedEras#DUAL}: the 2026-07-28
