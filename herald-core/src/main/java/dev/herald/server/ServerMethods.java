@@ -156,7 +156,13 @@ final class ServerMethods {
     @Override
     public boolean declared(ServerSession session, Capability capability, InboundCall call) {
       return switch (capability) {
-        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        case Capability.OfServer s ->
+            // a stateless request is served on what the server declares in server/discover now
+            s.declaredIn()
+                .test(
+                    call.stateless()
+                        ? session.server().statelessCapabilities()
+                        : session.serverCapabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }
