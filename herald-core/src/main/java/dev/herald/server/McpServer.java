@@ -198,7 +198,13 @@ public final class McpServer {
       }
     }
     return new ServerCapabilities(
-        c.experimental(), c.logging(), c.completions(), c.prompts(), c.resources(), c.tools(), null,
+        c.experimental(),
+        c.logging(),
+        c.completions(),
+        c.prompts(),
+        c.resources(),
+        c.tools(),
+        null,
         ext);
   }
 
@@ -450,7 +456,8 @@ public final class McpServer {
       Objects.requireNonNull(area, "area");
       Objects.requireNonNull(scope, "scope");
       if (ttl.isNegative()) {
-        throw new IllegalArgumentException("cache ttl of " + area + " must not be negative, was " + ttl);
+        throw new IllegalArgumentException(
+            "cache ttl of " + area + " must not be negative, was " + ttl);
       }
       long ms;
       try {

@@ -502,7 +502,8 @@ public final class ServerSession {
       return;
     }
     try {
-      engine.notify(McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), call.id());
+      engine.notify(
+          McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), call.id());
     } catch (RuntimeException e) {
       // the engine reported it dropped (the session is closing)
     }

@@ -92,7 +92,8 @@ final class StatelessPeer implements AutoCloseable {
   /** The notifications the server sent with {@code method}, with what they related to. */
   List<Sent> sentNotifications(String method) {
     return sent.stream()
-        .filter(s -> s.message() instanceof JsonRpcMessage.Notification n && n.method().equals(method))
+        .filter(
+            s -> s.message() instanceof JsonRpcMessage.Notification n && n.method().equals(method))
         .toList();
   }
 

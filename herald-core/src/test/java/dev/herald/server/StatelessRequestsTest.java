@@ -143,13 +143,10 @@ class StatelessRequestsTest {
   void anInputRequiredResultKeepsItsTypeAndGetsNoCacheHint() throws Exception {
     McpServer server =
         builder()
-            .interceptor(
-                chain ->
-                    chain.method().equals(McpMethods.RESOURCES_READ)
-                        ? McpJson.object()
-                            .put("resultType", "input_required")
-                            .put("requestState", "s1")
-                        : chain.proceed())
+            .interceptor(chain ->
+                chain.method().equals(McpMethods.RESOURCES_READ)
+                    ? McpJson.object().put("resultType", "input_required").put("requestState", "s1")
+                    : chain.proceed())
             .build();
     try (StatelessPeer peer = StatelessPeer.connect(server)) {
       ObjectNode result =
@@ -166,7 +163,8 @@ class StatelessRequestsTest {
   void handshakeEraResultsAreNotDecorated() throws Exception {
     try (Peers.Peer peer = Peers.connect(builder().build())) {
       JsonNode list = peer.request(McpMethods.TOOLS_LIST, McpJson.object());
-      JsonNode read = peer.request(McpMethods.RESOURCES_READ, McpJson.object().put("uri", "test://a"));
+      JsonNode read =
+          peer.request(McpMethods.RESOURCES_READ, McpJson.object().put("uri", "test://a"));
 
       for (JsonNode r : List.of(list, read)) {
         assertThat(r.has("resultType")).isFalse();
@@ -304,7 +302,8 @@ class StatelessRequestsTest {
       for (String uri : List.of("test://nothing", "test://gone/7")) {
         McpException modern =
             peer.error(McpMethods.RESOURCES_READ, StatelessPeer.params().put("uri", uri));
-        McpException old = legacy.error(McpMethods.RESOURCES_READ, McpJson.object().put("uri", uri));
+        McpException old =
+            legacy.error(McpMethods.RESOURCES_READ, McpJson.object().put("uri", uri));
 
         assertThat(modern.code()).as(uri).isEqualTo(ErrorCodes.INVALID_PARAMS);
         assertThat(modern.data().get("uri").stringValue()).isEqualTo(uri);
@@ -346,7 +345,11 @@ class StatelessRequestsTest {
       List<StatelessPeer.Sent> logs = peer.sentNotifications(McpMethods.MESSAGE);
       assertThat(logs).hasSize(1); // not the silent call's, not the debug line
       assertThat(logs.get(0).relatedTo()).isEqualTo(call.id());
-      assertThat(((JsonRpcMessage.Notification) logs.get(0).message()).params().get("level").stringValue())
+      assertThat(
+              ((JsonRpcMessage.Notification) logs.get(0).message())
+                  .params()
+                  .get("level")
+                  .stringValue())
           .isEqualTo("warning");
       int logAt = peer.sent.indexOf(logs.get(0));
       int responseAt = -1;
@@ -413,7 +416,8 @@ class StatelessRequestsTest {
     ClientCapabilities sampling =
         new ClientCapabilities(null, null, McpJson.object(), null, null, null);
     try (StatelessPeer peer = StatelessPeer.connect(server)) {
-      peer.request(McpMethods.TOOLS_CALL, StatelessPeer.params(sampling, null).put("name", "whoami"));
+      peer.request(
+          McpMethods.TOOLS_CALL, StatelessPeer.params(sampling, null).put("name", "whoami"));
 
       assertThat(values.get())
           .containsExactly("stateless-client", true, "2026-07-28", ProtocolVersion.Era.MODERN);
@@ -447,7 +451,8 @@ class StatelessRequestsTest {
         new ClientCapabilities(null, null, null, McpJson.object(), null, null);
     try (StatelessPeer peer = StatelessPeer.connect(server)) {
       OutboundCall call =
-          peer.send(McpMethods.TOOLS_CALL, StatelessPeer.params(elicitation, null).put("name", "ask"));
+          peer.send(
+              McpMethods.TOOLS_CALL, StatelessPeer.params(elicitation, null).put("name", "ask"));
       try {
         Peers.await(call.result());
       } catch (McpException answered) {
@@ -479,7 +484,8 @@ class StatelessRequestsTest {
                 })
             .build();
     try (StatelessPeer peer = StatelessPeer.connect(server)) {
-      OutboundCall call = peer.send(McpMethods.TOOLS_CALL, StatelessPeer.params().put("name", "slow"));
+      OutboundCall call =
+          peer.send(McpMethods.TOOLS_CALL, StatelessPeer.params().put("name", "slow"));
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
 
       call.cancel("user aborted"); // notifications/cancelled on the pipe
