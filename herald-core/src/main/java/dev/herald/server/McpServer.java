@@ -67,6 +67,15 @@ import tools.jackson.databind.node.ObjectNode;
  * the server's ({@link ServerSession#addTool}, {@link ServerSession#resources()}, {@link
  * ServerSession#prompts()}); such a change is announced to that session only.
  *
+ * <p><b>Eras.</b> By default ({@link Builder#eras}) one server serves both protocol eras on one
+ * endpoint or pipe: a session that did {@code initialize} is served in the handshake era; a
+ * request whose {@code _meta} names a protocol version on a session without handshake is a
+ * stateless 2026-07-28 request, served on its own (MCP 2026-07-28 basic/index "Statelessness"):
+ * its {@code _meta} is validated, it sees the server's catalogs only (never a session's own),
+ * its handler may log only if the request asked for logs, it never causes a request to the client,
+ * and its result carries {@code resultType}, {@code serverInfo} and, for discover, lists and
+ * reads, the caching hints of {@link Builder#cacheHint}.
+ *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
  * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
  * log written through a handler's {@link RequestContext} goes to that handler's session only;
