@@ -22,7 +22,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Design note. A request is stateless when its {@code _meta} names a protocol version ({@link
  * RequestMeta#namesVersion}; so {@code server/discover} from a modern client is answered, never
  * "method not found" for want of a handshake), or when the server serves no handshake at all
- * ({@link ServedEras#MODERN_ONLY}). A request with neither a handshake nor a version in {@code
+ * ({@link ServedEras#MODERN_ONLY}), or on a connection that carries stateless requests only
+ * ({@link McpServer#connectStateless}, e.g. one 2026-07-28 HTTP POST). A request with neither a handshake nor a version in {@code
  * _meta} on a dual-era server is a handshake-era client's, and keeps that era's answers. Its {@code _meta} is then checked by the one
  * reader, {@link RequestMeta#parse} (-32602 for a missing or malformed field or log level, -32022
  * naming the stateless versions served), and the parsed metadata is attached to the call, which
@@ -37,18 +38,19 @@ final class EraRouting {
    * The version of {@code call} on a session that did no handshake: the stateless version it
    * names, or {@code null} for a handshake-era request that came before {@code initialize}.
    *
+   * @param statelessOnly whether the session carries stateless requests only
    * @throws McpException -32602 or -32022 from {@link RequestMeta#parse}; -32022 naming the
    *     handshake versions on a handshake-only server; -32602 naming the versions served when a
    *     modern-only server is sent {@code initialize}
    */
-  static @Nullable ProtocolVersion route(ServedEras eras, InboundCall call) {
+  static @Nullable ProtocolVersion route(ServedEras eras, boolean statelessOnly, InboundCall call) {
     ObjectNode meta = call.meta();
     boolean namesVersion = RequestMeta.namesVersion(meta);
     String method = call.method();
     if (!eras.handshake() && McpMethods.INITIALIZE.equals(method) && !namesVersion) {
       throw initializeRefused(eras, call);
     }
-    if (!namesVersion && eras.handshake()) {
+    if (!namesVersion && eras.handshake() && !statelessOnly) {
       return null; // a handshake-era client before its initialize
     }
     if (!eras.modern()) {

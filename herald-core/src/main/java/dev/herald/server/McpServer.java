@@ -242,7 +242,22 @@ public final class McpServer {
    * ends when the transport closes or {@link ServerSession#close()} is called.
    */
   public ServerSession connect(Transport transport) {
-    ServerSession session = new ServerSession(this, transport);
+    return connect(transport, false);
+  }
+
+  /**
+   * Serves one connection that carries stateless (2026-07-28) requests only, such as the one
+   * request of a 2026-07-28 HTTP POST (MCP 2026-07-28 basic/transports/streamable-http): every
+   * request on it is validated as a stateless request, so one without a protocol version in its
+   * {@code _meta} is -32602 (missing required field) instead of a handshake-era "send initialize
+   * first", and {@code initialize} is never served on it. Otherwise as {@link #connect}.
+   */
+  public ServerSession connectStateless(Transport transport) {
+    return connect(transport, true);
+  }
+
+  private ServerSession connect(Transport transport, boolean statelessOnly) {
+    ServerSession session = new ServerSession(this, transport, statelessOnly);
     sessions.add(session);
     session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
     session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));

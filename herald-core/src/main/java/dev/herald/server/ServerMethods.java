@@ -140,7 +140,7 @@ final class ServerMethods {
       if (negotiated != null) {
         return negotiated;
       }
-      return EraRouting.route(session.server().eras(), call);
+      return EraRouting.route(session.server().eras(), session.statelessOnly(), call);
     }
 
     @Override

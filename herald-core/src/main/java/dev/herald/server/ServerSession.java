@@ -113,8 +113,12 @@ public final class ServerSession {
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
-  ServerSession(McpServer server, Transport transport) {
+  /** Whether every request on this session is stateless ({@link McpServer#connectStateless}). */
+  private final boolean statelessOnly;
+
+  ServerSession(McpServer server, Transport transport, boolean statelessOnly) {
     this.server = server;
+    this.statelessOnly = statelessOnly;
     this.gate = new NotificationGate(this, server);
     Catalog.Audience thisSession = this::localCatalogChanged;
     this.tools = new LayeredCatalog<>(server.tools, thisSession);
@@ -154,6 +158,11 @@ public final class ServerSession {
    */
   SessionEngine engine() {
     return engine;
+  }
+
+  /** Whether this session carries stateless requests only ({@link McpServer#connectStateless}). */
+  boolean statelessOnly() {
+    return statelessOnly;
   }
 
   /** The server this session belongs to. */

@@ -33,10 +33,11 @@ final class StatelessPeer implements AutoCloseable {
   final MemoryTransport clientWire;
   final List<Sent> sent = new CopyOnWriteArrayList<>();
 
-  private StatelessPeer(McpServer server) {
+  private StatelessPeer(McpServer server, boolean statelessOnly) {
     MemoryTransport[] wire = MemoryTransport.pair();
     this.clientWire = wire[0];
-    this.session = server.connect(new Recording(wire[1], sent));
+    Recording end = new Recording(wire[1], sent);
+    this.session = statelessOnly ? server.connectStateless(end) : server.connect(end);
     this.client =
         SessionEngine.builder()
             .name("stateless-client")
@@ -47,7 +48,12 @@ final class StatelessPeer implements AutoCloseable {
   }
 
   static StatelessPeer connect(McpServer server) {
-    return new StatelessPeer(server);
+    return new StatelessPeer(server, false);
+  }
+
+  /** As {@link #connect}, on a connection that carries stateless requests only. */
+  static StatelessPeer connectStateless(McpServer server) {
+    return new StatelessPeer(server, true);
   }
 
   /** {@code _meta} of a 2026-07-28 request declaring {@code caps}, asking for logs at {@code level}. */

@@ -274,6 +274,33 @@ class StatelessRequestsTest {
   }
 
   @Test
+  void onAStatelessOnlyConnectionARequestWithoutVersionIsInvalidParamsNotSendInitializeFirst()
+      throws Exception {
+    try (StatelessPeer peer = StatelessPeer.connectStateless(builder().build())) {
+      ObjectNode noVersion = McpJson.object();
+      noVersion.putObject("_meta").set(MetaKeys.CLIENT_CAPABILITIES, McpJson.object());
+      ObjectNode init =
+          McpJson.object()
+              .put("protocolVersion", "2025-11-25")
+              .set("capabilities", McpJson.object());
+
+      for (McpException e :
+          List.of(
+              peer.error(McpMethods.SERVER_DISCOVER, McpJson.object()),
+              peer.error(McpMethods.SERVER_DISCOVER, noVersion),
+              peer.error(McpMethods.TOOLS_LIST, null),
+              peer.error(McpMethods.INITIALIZE, init))) {
+        assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
+        assertThat(e.getMessage()).contains("_meta");
+      }
+      assertThat(
+              peer.request(McpMethods.SERVER_DISCOVER, StatelessPeer.params()).has("capabilities"))
+          .isTrue();
+      assertThat(peer.session.state()).isEqualTo(ServerSession.State.NEW);
+    }
+  }
+
+  @Test
   void aHandshakeOnlyServerRefusesStatelessRequestsNamingTheHandshakeVersions() throws Exception {
     McpServer server = builder().eras(ServedEras.HANDSHAKE_ONLY).build();
     try (StatelessPeer peer = StatelessPeer.connect(server)) {
