@@ -391,6 +391,38 @@ class StatelessRequestsTest {
   }
 
   @Test
+  void progressOfAStatelessRequestGoesWithThatRequestBeforeItsResponse() throws Exception {
+    McpServer server =
+        builder()
+            .progressInterval(Duration.ZERO)
+            .tool(
+                Tool.builder("steps").build(),
+                call -> {
+                  call.context().progress().report(1.0, 2.0, "half");
+                  call.context().progress().report(2.0, 2.0, "done");
+                  return CallToolResult.text("ok");
+                })
+            .build();
+    try (StatelessPeer peer = StatelessPeer.connect(server)) {
+      ObjectNode params = StatelessPeer.params().put("name", "steps");
+      ((ObjectNode) params.get("_meta")).put(MetaKeys.PROGRESS_TOKEN, "t1");
+
+      OutboundCall call = peer.send(McpMethods.TOOLS_CALL, params);
+      Peers.await(call.result());
+
+      List<StatelessPeer.Sent> progress = peer.sentNotifications(McpMethods.PROGRESS);
+      assertThat(progress).isNotEmpty();
+      assertThat(progress).allMatch(p -> call.id().equals(p.relatedTo()));
+      assertThat(
+              ((JsonRpcMessage.Notification) progress.getLast().message())
+                  .params()
+                  .get("progressToken")
+                  .stringValue())
+          .isEqualTo("t1");
+    }
+  }
+
+  @Test
   void sessionLevelLogsListChangesAndResourceUpdatesNeverReachASessionWithoutHandshake()
       throws Exception {
     McpServer server = builder().defaultLogLevel(LoggingLevel.DEBUG).build();
