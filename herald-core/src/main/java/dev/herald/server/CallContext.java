@@ -4,14 +4,19 @@ import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.ProgressReporter;
+import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
+import dev.herald.wire.Implementation;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.RequestMeta;
 import dev.herald.wire.Root;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -56,9 +61,36 @@ final class CallContext implements RequestContext {
   }
 
   @Override
+  public Optional<Implementation> clientInfo() {
+    RequestMeta stateless = call.requestMeta();
+    return stateless != null ? Optional.ofNullable(stateless.clientInfo()) : session.clientInfo();
+  }
+
+  @Override
+  public ClientCapabilities clientCapabilities() {
+    return ServerMethods.clientCapabilities(session, call);
+  }
+
+  @Override
+  public Optional<ProtocolVersion> protocolVersion() {
+    RequestMeta stateless = call.requestMeta();
+    return stateless != null ? Optional.of(stateless.version()) : session.protocolVersion();
+  }
+
+  @Override
+  public ProtocolVersion.Era era() {
+    return call.stateless() ? ProtocolVersion.Era.MODERN : ProtocolVersion.Era.LEGACY;
+  }
+
+  @Override
   public void log(LoggingLevel level, @Nullable String logger, Object data) {
     if (call.cancellation().isCancelled()) {
       return; // a cancelled request sends nothing more
+    }
+    RequestMeta stateless = call.requestMeta();
+    if (stateless != null) {
+      session.requestLog(level, logger, data, call, stateless.logLevel());
+      return;
     }
     session.log(level, logger, data, call.running() ? call.id() : null);
   }

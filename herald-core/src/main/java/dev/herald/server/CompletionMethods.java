@@ -25,7 +25,7 @@ final class CompletionMethods {
       case PromptReference ref -> {
         PromptCatalog.Entry entry =
             session
-                .findPrompt(ref.name())
+                .findPrompt(ref.name(), call)
                 .orElseThrow(() ->
                     McpException.invalidParams("Invalid params: unknown prompt: " + ref.name()));
         List<PromptArgument> args =
@@ -38,7 +38,7 @@ final class CompletionMethods {
       case ResourceTemplateReference ref -> {
         UriTemplate template =
             session
-                .findTemplate(ref.uri())
+                .findTemplate(ref.uri(), call)
                 .orElseThrow(() ->
                     McpException.invalidParams(
                         "Invalid params: unknown resource template: " + ref.uri()));

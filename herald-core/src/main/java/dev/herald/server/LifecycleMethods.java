@@ -9,7 +9,6 @@ import dev.herald.wire.InitializeResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
-import dev.herald.wire.MetaKeys;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
@@ -54,17 +53,22 @@ final class LifecycleMethods {
     return McpJson.object();
   }
 
-  /** What this server supports and declares, for a 2026-07-28 client that has no handshake. */
+  /**
+   * {@code server/discover} (MCP 2026-07-28 server/discover): the versions this server serves
+   * ({@link ServedEras#versions()}: with {@link ServedEras#DUAL} the handshake versions too, which
+   * a dual-era client may fall back to), what it declares to a stateless client ({@link
+   * McpServer#statelessCapabilities()}) and its instructions. {@code ttlMs}, {@code cacheScope},
+   * {@code resultType} and {@code _meta} serverInfo are added by {@link StatelessResults}, as on
+   * every stateless result.
+   */
   static DiscoverResult discover(ServerSession session, Void params, InboundCall call) {
     McpServer server = session.server();
-    ObjectNode meta = McpJson.object();
-    meta.set(MetaKeys.SERVER_INFO, McpJson.toTree(server.info));
     return new DiscoverResult(
-        ProtocolVersion.supportedWire(),
-        server.capabilities(),
+        server.eras().versions().stream().map(ProtocolVersion::wire).toList(),
+        server.statelessCapabilities(),
         server.instructions,
         null,
         null,
-        meta);
+        null);
   }
 }

@@ -8,6 +8,7 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.stdio.StdioTransport;
+import dev.herald.wire.CacheScope;
 import dev.herald.wire.CompletionReference;
 import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.Implementation;
@@ -30,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * An MCP server: owns the catalog (tools, and more as features land) and serves any number of
@@ -64,6 +66,15 @@ import org.jspecify.annotations.Nullable;
  * burst's first change. Sessions can also carry their own tools, resources and prompts on top of
  * the server's ({@link ServerSession#addTool}, {@link ServerSession#resources()}, {@link
  * ServerSession#prompts()}); such a change is announced to that session only.
+ *
+ * <p><b>Eras.</b> By default ({@link Builder#eras}) one server serves both protocol eras on one
+ * endpoint or pipe: a session that did {@code initialize} is served in the handshake era; a
+ * request whose {@code _meta} names a protocol version on a session without handshake is a
+ * stateless 2026-07-28 request, served on its own (MCP 2026-07-28 basic/index "Statelessness"):
+ * its {@code _meta} is validated, it sees the server's catalogs only (never a session's own),
+ * its handler may log only if the request asked for logs, it never causes a request to the client,
+ * and its result carries {@code resultType}, {@code serverInfo} and, for discover, lists and
+ * reads, the caching hints of {@link Builder#cacheHint}.
  *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
  * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
@@ -108,8 +119,20 @@ public final class McpServer {
   /** Which protocol eras this server answers. */
   final ServedEras eras;
 
+  /** The caching hint of each area, for stateless results ({@link StatelessResults}). */
+  private final java.util.EnumMap<CacheArea, CacheHint> cacheHints;
+
+  /** {@code capabilities.extensions} declared to stateless clients, by identifier; may be empty. */
+  private final java.util.Map<String, ObjectNode> extensions;
+
+  /** {@link #info} as JSON, for {@code _meta["io.modelcontextprotocol/serverInfo"]}. */
+  private final ObjectNode infoTree;
+
   private McpServer(Builder b) {
     this.eras = b.eras;
+    this.cacheHints = new java.util.EnumMap<>(b.cacheHints);
+    this.extensions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
+    this.infoTree = (ObjectNode) McpJson.toTree(b.info);
     this.info = b.info;
     this.instructions = b.instructions;
     this.defaultLogLevel = b.defaultLogLevel;
@@ -158,6 +181,42 @@ public final class McpServer {
     return info;
   }
 
+  /** A fresh copy of {@code serverInfo} as JSON (a result's {@code _meta} may be changed later). */
+  ObjectNode infoTree() {
+    return infoTree.deepCopy();
+  }
+
+  /** The caching hint of {@code area} ({@link Builder#cacheHint}). */
+  CacheHint cacheHint(CacheArea area) {
+    return cacheHints.getOrDefault(area, CacheHint.DEFAULT);
+  }
+
+  /**
+   * What this server declares to a stateless (2026-07-28) client, in {@code server/discover}:
+   * {@link #capabilities()} without the members that exist only in the handshake era ({@code
+   * tasks}; the 2026-07-28 tasks are an extension), with {@code extensions} when any were declared
+   * ({@link Builder#extension}).
+   */
+  public ServerCapabilities statelessCapabilities() {
+    ServerCapabilities c = capabilities();
+    ObjectNode ext = null;
+    if (!extensions.isEmpty()) {
+      ext = McpJson.object();
+      for (var e : extensions.entrySet()) {
+        ext.set(e.getKey(), e.getValue().deepCopy());
+      }
+    }
+    return new ServerCapabilities(
+        c.experimental(),
+        c.logging(),
+        c.completions(),
+        c.prompts(),
+        c.resources(),
+        c.tools(),
+        null,
+        ext);
+  }
+
   /**
    * What this server declares in an {@code initialize} answer received now: {@code logging},
    * {@code tools} (with {@code listChanged} per {@link Builder#toolsListChanged}), and {@code
@@ -183,7 +242,22 @@ public final class McpServer {
    * ends when the transport closes or {@link ServerSession#close()} is called.
    */
   public ServerSession connect(Transport transport) {
-    ServerSession session = new ServerSession(this, transport);
+    return connect(transport, false);
+  }
+
+  /**
+   * Serves one connection that carries stateless (2026-07-28) requests only, such as the one
+   * request of a 2026-07-28 HTTP POST (MCP 2026-07-28 basic/transports/streamable-http): every
+   * request on it is validated as a stateless request, so one without a protocol version in its
+   * {@code _meta} is -32602 (missing required field) instead of a handshake-era "send initialize
+   * first", and {@code initialize} is never served on it. Otherwise as {@link #connect}.
+   */
+  public ServerSession connectStateless(Transport transport) {
+    return connect(transport, true);
+  }
+
+  private ServerSession connect(Transport transport, boolean statelessOnly) {
+    ServerSession session = new ServerSession(this, transport, statelessOnly);
     sessions.add(session);
     session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
     session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));
@@ -344,6 +418,12 @@ public final class McpServer {
    * Builds an {@link McpServer}. Not thread-safe; {@link #build()} may be called more than once.
    */
   public static final class Builder {
+    /** Prefix labels (letter first, letter or digit last), a slash, then a name (2026-07-28 basic/index "_meta"). */
+    private static final java.util.regex.Pattern EXTENSION_ID =
+        java.util.regex.Pattern.compile(
+            "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+                + "/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?");
+
     private Implementation info = Implementation.of("herald-server", "0.1.0");
     private @Nullable String instructions;
     private LoggingLevel defaultLogLevel = LoggingLevel.INFO;
@@ -371,8 +451,68 @@ public final class McpServer {
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
     private EventListener.Factory eventListeners = EventListener.Factory.NONE;
     private ServedEras eras = ServedEras.DUAL;
+    private final java.util.EnumMap<CacheArea, CacheHint> cacheHints =
+        new java.util.EnumMap<>(CacheArea.class);
+    private final LinkedHashMap<String, ObjectNode> extensions = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * The caching hint put on the complete results of {@code area} for stateless (2026-07-28)
+     * requests (MCP 2026-07-28 server/utilities/caching): {@code ttlMs} (the client may reuse the
+     * result that long) and {@code cacheScope} ({@code public}: may be shared across
+     * authorization contexts, e.g. by a gateway; {@code private}: not). Every page of a list gets
+     * the same hint. Default for every area: {@code ttlMs: 0}, {@code private} (fresh on every
+     * use, never shared); raise it only for catalogs that change rarely, and say {@code public}
+     * only if no request's authorization changes what it sees.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder()
+     *     .cacheHint(CacheArea.TOOLS, Duration.ofMinutes(5), CacheScope.PUBLIC)
+     *     .build();
+     * }
+     *
+     * @throws IllegalArgumentException if {@code ttl} is negative or longer than {@link
+     *     Long#MAX_VALUE} milliseconds
+     * @throws NullPointerException if an argument is null
+     */
+    public Builder cacheHint(CacheArea area, Duration ttl, CacheScope scope) {
+      Objects.requireNonNull(area, "area");
+      Objects.requireNonNull(scope, "scope");
+      if (ttl.isNegative()) {
+        throw new IllegalArgumentException(
+            "cache ttl of " + area + " must not be negative, was " + ttl);
+      }
+      long ms;
+      try {
+        ms = ttl.toMillis();
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("cache ttl of " + area + " is too long: " + ttl, e);
+      }
+      cacheHints.put(area, new CacheHint(ms, scope));
+      return this;
+    }
+
+    /**
+     * Declares an extension in {@code capabilities.extensions} of {@code server/discover} (MCP
+     * 2026-07-28 basic/versioning, "Extension Negotiation"). The identifier needs a prefix, e.g.
+     * {@code com.example/audit}; its settings object is sent as given ({@code {}} for none).
+     * Declaring is all this does: the extension's methods and behaviour are the caller's.
+     *
+     * @throws IllegalArgumentException if {@code id} is not a prefixed {@code _meta}-style key, or
+     *     was already declared
+     */
+    public Builder extension(String id, ObjectNode settings) {
+      Objects.requireNonNull(settings, "settings");
+      if (!EXTENSION_ID.matcher(Objects.requireNonNull(id, "id")).matches()) {
+        throw new IllegalArgumentException(
+            "extension identifier must be a prefix and a name, like com.example/name, was " + id);
+      }
+      if (extensions.putIfAbsent(id, settings.deepCopy()) != null) {
+        throw new IllegalArgumentException("extension " + id + " was already declared");
+      }
+      return this;
+    }
 
     /**
      * Which protocol eras this server answers (default {@link ServedEras#DUAL}: the 2026-07-28

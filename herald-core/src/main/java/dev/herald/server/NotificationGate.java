@@ -26,6 +26,10 @@ import org.jspecify.annotations.Nullable;
  *       OPERATING (logs are one of the two things allowed before {@code initialized}), the
  *       message's level is at or above the session's level, and the session's token bucket has a
  *       token. Level is checked before the bucket, so filtered messages cost no tokens.
+ *   <li>A session without a handshake (one that serves stateless 2026-07-28 requests) stays NEW,
+ *       so none of the above ever reaches it. The one log it can carry is a stateless request's
+ *       own ({@link #requestLog}), opened by that request's {@code _meta} log level and sent on
+ *       that request's stream only.
  * </ul>
  *
  * <p>Every refusal is reported to the session's {@link EventListener}: a closed gate as {@link
@@ -135,6 +139,28 @@ final class NotificationGate {
     } else if (caps == null || !caps.supportsLogging()) {
       v = Verdict.NOT_DECLARED;
     } else if (!level.admittedBy(logLevel)) {
+      v = Verdict.BELOW_LEVEL;
+    } else if (!logBucket().tryAcquire()) {
+      v = Verdict.RATE_LIMITED;
+    } else {
+      v = Verdict.SEND;
+    }
+    return report(v, EventListener.Family.MESSAGE);
+  }
+
+  /**
+   * A log written by the handler of a stateless (2026-07-28) request (2026-07-28
+   * server/utilities/logging): sent only if the request asked for logs with {@code
+   * _meta["io.modelcontextprotocol/logLevel"]} ({@code requested}), at or above that level, and
+   * within the session's rate limit. The session's state and its {@code logging/setLevel} level
+   * play no part: such a request has no handshake and no session level. (The server always
+   * declares {@code logging}.)
+   */
+  Verdict requestLog(LoggingLevel level, @Nullable LoggingLevel requested) {
+    Verdict v;
+    if (requested == null) {
+      v = Verdict.NOT_DECLARED;
+    } else if (!level.admittedBy(requested)) {
       v = Verdict.BELOW_LEVEL;
     } else if (!logBucket().tryAcquire()) {
       v = Verdict.RATE_LIMITED;

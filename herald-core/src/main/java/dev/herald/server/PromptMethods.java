@@ -21,7 +21,7 @@ final class PromptMethods {
 
   static ListPromptsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Prompt> page =
-        session.server().pagination.page(call.method(), session.promptList(), p.cursor());
+        session.server().pagination.page(call.method(), session.promptList(call), p.cursor());
     return ListPromptsResult.of(page.items(), page.nextCursor());
   }
 
@@ -29,7 +29,7 @@ final class PromptMethods {
       throws Exception {
     PromptCatalog.Entry entry =
         session
-            .findPrompt(p.name())
+            .findPrompt(p.name(), call)
             .orElseThrow(
                 () -> McpException.invalidParams("Invalid params: unknown prompt: " + p.name()));
     Map<String, String> args = p.argumentsOrEmpty();

@@ -3,14 +3,18 @@ package dev.herald.server;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.ProgressReporter;
+import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
+import dev.herald.wire.Implementation;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import dev.herald.wire.Root;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -37,8 +41,46 @@ public interface RequestContext {
   ServerSession session();
 
   /**
-   * Sends a log message to this session only, if the session's level admits it. Messages must not
-   * carry secrets or personal data.
+   * The client's self-reported {@code clientInfo} for this request: from the request's {@code
+   * _meta["io.modelcontextprotocol/clientInfo"]} for a stateless (2026-07-28) request, from
+   * {@code initialize} otherwise. Self-reported: never a security input.
+   */
+  default Optional<Implementation> clientInfo() {
+    return session().clientInfo();
+  }
+
+  /**
+   * What the client supports for this request: what it declared at {@code initialize} (nothing
+   * for a stateless request) with the request's own {@code
+   * _meta["io.modelcontextprotocol/clientCapabilities"]} added (SEP-2575: additive, for this
+   * request only).
+   */
+  default ClientCapabilities clientCapabilities() {
+    return session().clientCapabilities();
+  }
+
+  /**
+   * The protocol version this request is served under: the one its {@code _meta} names for a
+   * stateless (2026-07-28) request, the negotiated one otherwise.
+   */
+  default Optional<ProtocolVersion> protocolVersion() {
+    return session().protocolVersion();
+  }
+
+  /**
+   * The era of this request: {@link ProtocolVersion.Era#MODERN} for a stateless (2026-07-28)
+   * request, served without a handshake; {@link ProtocolVersion.Era#LEGACY} otherwise.
+   */
+  default ProtocolVersion.Era era() {
+    return ProtocolVersion.Era.LEGACY;
+  }
+
+  /**
+   * Sends a log message that belongs to this request. In the handshake era it goes to this
+   * session only, if the session's level ({@code logging/setLevel}) admits it. For a stateless
+   * (2026-07-28) request it is sent only if the request asked for logs ({@code
+   * _meta["io.modelcontextprotocol/logLevel"]}) at or below {@code level}, and only on this
+   * request's own stream, before its response. Messages must not carry secrets or personal data.
    */
   void log(LoggingLevel level, @Nullable String logger, Object data);
 

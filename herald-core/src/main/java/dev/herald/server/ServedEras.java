@@ -1,6 +1,8 @@
 package dev.herald.server;
 
 import dev.herald.wire.ProtocolVersion;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * Which protocol eras a server answers (MCP 2026-07-28 basic/versioning, "Backward
@@ -38,5 +40,27 @@ public enum ServedEras {
   /** Whether the {@code initialize} handshake is served. */
   public boolean handshake() {
     return this != MODERN_ONLY;
+  }
+
+  /**
+   * The protocol versions served, oldest first: what {@code server/discover} lists as {@code
+   * supportedVersions}.
+   */
+  public List<ProtocolVersion> versions() {
+    return Arrays.stream(ProtocolVersion.values()).filter(this::serves).toList();
+  }
+
+  /**
+   * The stateless (2026-07-28 and later) versions served, oldest first: what a stateless request
+   * may name in {@code _meta["io.modelcontextprotocol/protocolVersion"]}. Empty for {@link
+   * #HANDSHAKE_ONLY}.
+   */
+  public List<ProtocolVersion> statelessVersions() {
+    return versions().stream().filter(v -> !v.handshake()).toList();
+  }
+
+  /** The handshake-era versions served, oldest first. Empty for {@link #MODERN_ONLY}. */
+  public List<ProtocolVersion> handshakeVersions() {
+    return versions().stream().filter(ProtocolVersion::handshake).toList();
   }
 }

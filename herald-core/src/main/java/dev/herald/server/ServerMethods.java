@@ -7,6 +7,7 @@ import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
+import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
@@ -24,6 +25,7 @@ import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ReadResourceParams;
 import dev.herald.wire.ReadResourceResult;
+import dev.herald.wire.RequestMeta;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.UnsubscribeParams;
@@ -122,18 +124,28 @@ final class ServerMethods {
     return MethodTable.of(ROWS, interceptors, new Role());
   }
 
+  /** Herald's interceptors ahead of the user's: every stateless result is decorated once. */
+  private static final List<Interceptor<ServerSession>> FRONT = List.of(new StatelessResults());
+
   /** What the table asks a server session. */
   private static final class Role implements MethodTable.Role<ServerSession> {
+    /**
+     * Era routing, before any interceptor: a handshake-era session's negotiated version (a
+     * request's {@code _meta} can only add client capabilities there); otherwise what {@link
+     * EraRouting} decides from the request itself.
+     */
     @Override
     public @Nullable ProtocolVersion version(ServerSession session, InboundCall call) {
       ProtocolVersion negotiated = session.protocolVersion().orElse(null);
       if (negotiated != null) {
         return negotiated;
       }
-      // no handshake on this session: a 2026-07-28 request names its version in _meta
-      String named = MetaKeys.protocolVersion(call.meta());
-      ProtocolVersion v = named == null ? null : ProtocolVersion.parse(named).orElse(null);
-      return v != null && !v.handshake() ? v : null;
+      return EraRouting.route(session.server().eras(), session.statelessOnly(), call);
+    }
+
+    @Override
+    public List<Interceptor<ServerSession>> front() {
+      return FRONT;
     }
 
     @Override
@@ -144,7 +156,13 @@ final class ServerMethods {
     @Override
     public boolean declared(ServerSession session, Capability capability, InboundCall call) {
       return switch (capability) {
-        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        case Capability.OfServer s ->
+            // a stateless request is served on what the server declares in server/discover now
+            s.declaredIn()
+                .test(
+                    call.stateless()
+                        ? session.server().statelessCapabilities()
+                        : session.serverCapabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }
@@ -160,8 +178,19 @@ final class ServerMethods {
    */
   static boolean clientSupports(
       ServerSession session, Capability.OfClient capability, InboundCall call) {
-    return capability
-        .declaredIn()
-        .test(session.clientCapabilities().union(MetaKeys.clientCapabilities(call.meta())));
+    return capability.declaredIn().test(clientCapabilities(session, call));
+  }
+
+  /**
+   * What the client supports for this request, the set {@link #clientSupports} asks: the
+   * session's declaration (none without a handshake) with the request's own added.
+   */
+  static ClientCapabilities clientCapabilities(ServerSession session, InboundCall call) {
+    RequestMeta stateless = call.requestMeta();
+    ClientCapabilities own =
+        stateless != null
+            ? stateless.clientCapabilities()
+            : MetaKeys.clientCapabilities(call.meta());
+    return session.clientCapabilities().union(own);
   }
 }

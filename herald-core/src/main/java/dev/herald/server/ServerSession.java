@@ -1,6 +1,7 @@
 package dev.herald.server;
 
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.internal.session.InboundCall;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.EventListener;
 import dev.herald.transport.Transport;
@@ -112,8 +113,12 @@ public final class ServerSession {
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
-  ServerSession(McpServer server, Transport transport) {
+  /** Whether every request on this session is stateless ({@link McpServer#connectStateless}). */
+  private final boolean statelessOnly;
+
+  ServerSession(McpServer server, Transport transport, boolean statelessOnly) {
     this.server = server;
+    this.statelessOnly = statelessOnly;
     this.gate = new NotificationGate(this, server);
     Catalog.Audience thisSession = this::localCatalogChanged;
     this.tools = new LayeredCatalog<>(server.tools, thisSession);
@@ -153,6 +158,11 @@ public final class ServerSession {
    */
   SessionEngine engine() {
     return engine;
+  }
+
+  /** Whether this session carries stateless requests only ({@link McpServer#connectStateless}). */
+  boolean statelessOnly() {
+    return statelessOnly;
   }
 
   /** The server this session belongs to. */
@@ -302,47 +312,64 @@ public final class ServerSession {
   }
 
   // ---------------------------------------------------------------- what a request sees, called by
-  // the method rows
+  // the method rows. A stateless (2026-07-28) request sees the server's catalogs only: they must
+  // not vary per connection (2026-07-28 server/tools, server/prompts, server/resources), so no
+  // session overlay is consulted for it.
 
-  /** The tool a call by this session resolves to: its own first, then the server's. */
-  @Nullable RegisteredTool findTool(String name) {
-    return tools.get(name);
+  /** The tools {@code call} sees: this session's view, or the server's for a stateless request. */
+  List<Tool> toolList(InboundCall call) {
+    return call.stateless() ? server.tools() : tools();
   }
 
-  /** The resources this session sees, in order: the server's (its own replacing same-uri entries in place), then its own. */
-  List<Resource> resourceList() {
-    return resources.list().stream().map(ResourceCatalog.StaticEntry::resource).toList();
+  /** The tool {@code call} resolves {@code name} to: this session's own first, then the server's. */
+  @Nullable RegisteredTool findTool(String name, InboundCall call) {
+    return call.stateless() ? server.tools.snapshot().byKey().get(name) : tools.get(name);
   }
 
-  /** The resource templates this session sees, in the same order as {@link #resourceList()}. */
-  List<ResourceTemplate> templateList() {
-    return templates.list().stream().map(ResourceCatalog.TemplateEntry::template).toList();
+  /** The resources {@code call} sees, in order: the server's (this session's own replacing same-uri entries in place), then this session's own. */
+  List<Resource> resourceList(InboundCall call) {
+    return call.stateless()
+        ? server.resourceCatalog.list()
+        : resources.list().stream().map(ResourceCatalog.StaticEntry::resource).toList();
+  }
+
+  /** The resource templates {@code call} sees, in the same order as {@link #resourceList}. */
+  List<ResourceTemplate> templateList(InboundCall call) {
+    return call.stateless()
+        ? server.resourceCatalog.templates()
+        : templates.list().stream().map(ResourceCatalog.TemplateEntry::template).toList();
   }
 
   /**
-   * The handler for {@code uri} as this session reads it: resolved in its own resources and
-   * templates first (an exact resource, then its templates), then in the server's.
+   * The handler for {@code uri} as {@code call} reads it: resolved in this session's own resources
+   * and templates first (an exact resource, then its templates), then in the server's.
    */
-  Optional<ResourceCatalog.Resolved> resolveResource(String uri) {
-    ResourceCatalog own = localResources;
+  Optional<ResourceCatalog.Resolved> resolveResource(String uri, InboundCall call) {
+    ResourceCatalog own = call.stateless() ? null : localResources;
     Optional<ResourceCatalog.Resolved> mine = own == null ? Optional.empty() : own.resolve(uri);
     return mine.or(() -> server.resourceCatalog.resolve(uri));
   }
 
-  /** The parsed resource template this session sees under {@code uriTemplate}: its own first, then the server's. */
-  Optional<UriTemplate> findTemplate(String uriTemplate) {
-    return Optional.ofNullable(templates.get(uriTemplate))
-        .map(ResourceCatalog.TemplateEntry::parsed);
+  /** The parsed resource template {@code call} sees under {@code uriTemplate}: this session's own first, then the server's. */
+  Optional<UriTemplate> findTemplate(String uriTemplate, InboundCall call) {
+    ResourceCatalog.TemplateEntry e =
+        call.stateless()
+            ? server.templateLayer.snapshot().byKey().get(uriTemplate)
+            : templates.get(uriTemplate);
+    return Optional.ofNullable(e).map(ResourceCatalog.TemplateEntry::parsed);
   }
 
-  /** The prompts this session sees, sorted by name (its own hiding the server's of the same name). */
-  List<Prompt> promptList() {
-    return prompts.list().stream().map(PromptCatalog.Entry::prompt).toList();
+  /** The prompts {@code call} sees, sorted by name (this session's own hiding the server's of the same name). */
+  List<Prompt> promptList(InboundCall call) {
+    return call.stateless()
+        ? server.promptCatalog.list()
+        : prompts.list().stream().map(PromptCatalog.Entry::prompt).toList();
   }
 
-  /** The prompt this session sees named {@code name}: its own first, then the server's. */
-  Optional<PromptCatalog.Entry> findPrompt(String name) {
-    return Optional.ofNullable(prompts.get(name));
+  /** The prompt {@code call} sees named {@code name}: this session's own first, then the server's. */
+  Optional<PromptCatalog.Entry> findPrompt(String name, InboundCall call) {
+    return Optional.ofNullable(
+        call.stateless() ? server.promptLayer.snapshot().byKey().get(name) : prompts.get(name));
   }
 
   // ---------------------------------------------------------------- lifecycle, called by the
@@ -464,6 +491,28 @@ public final class ServerSession {
     try {
       engine.notify(
           McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), relatedTo);
+    } catch (RuntimeException e) {
+      // the engine reported it dropped (the session is closing)
+    }
+  }
+
+  /**
+   * A log written by the handler of the stateless request {@code call}: sent on that request's
+   * stream only (related to it), before its response, and only if its {@code _meta} log level
+   * admits it ({@link NotificationGate#requestLog}); never after the request ended.
+   */
+  void requestLog(
+      LoggingLevel level,
+      @Nullable String logger,
+      Object data,
+      InboundCall call,
+      @Nullable LoggingLevel requested) {
+    if (!call.running() || gate.requestLog(level, requested) != NotificationGate.Verdict.SEND) {
+      return;
+    }
+    try {
+      engine.notify(
+          McpMethods.MESSAGE, McpJson.toObject(logParams(level, logger, data)), call.id());
     } catch (RuntimeException e) {
       // the engine reported it dropped (the session is closing)
     }

@@ -24,13 +24,13 @@ final class ToolMethods {
   /** One page of the tools this session sees (the server's with its overlay on top). */
   static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Tool> page =
-        session.server().pagination.page(call.method(), session.tools(), p.cursor());
+        session.server().pagination.page(call.method(), session.toolList(call), p.cursor());
     return new ListToolsResult(page.items(), page.nextCursor(), null);
   }
 
   static CallToolResult call(ServerSession session, CallToolParams p, InboundCall call)
       throws Exception {
-    RegisteredTool tool = session.findTool(p.name());
+    RegisteredTool tool = session.findTool(p.name(), call);
     if (tool == null) {
       throw McpException.invalidParams("Unknown tool: " + p.name());
     }

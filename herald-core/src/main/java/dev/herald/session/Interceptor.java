@@ -19,7 +19,12 @@ import tools.jackson.databind.node.ObjectNode;
  * protocol era and ones that a capability gate will refuse. After the last user interceptor, the
  * request goes through Herald's gates (method and era, lifecycle, declared capability, as the
  * MCP specification's "Lifecycle" and "Capability Negotiation" sections require) and then the
- * method's handler.
+ * method's handler. One check comes before every interceptor: the era of the request. On a
+ * server, a stateless (2026-07-28) request whose {@code _meta} is missing a required field or
+ * names a version the server does not serve is answered (-32602, -32022) before any interceptor
+ * runs; what reaches the interceptors has a known era ({@link Chain#protocolVersion()}). The
+ * server's results of stateless requests, an interceptor's own included, get {@code resultType},
+ * caching hints and {@code serverInfo} after the interceptors returned.
  *
  * <p><b>Contract.</b> An implementation either calls {@link Chain#proceed()} exactly once and
  * returns what it returned (possibly changed), or does not call it at all and answers by itself:

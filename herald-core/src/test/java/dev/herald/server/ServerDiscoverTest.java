@@ -97,11 +97,16 @@ class ServerDiscoverTest {
               Peers.await(client.request(McpMethods.SERVER_DISCOVER, McpJson.object()).result()))
           .isInstanceOfSatisfying(
               McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.METHOD_NOT_FOUND));
-      // and the rest of the 2026 era is not served statelessly: tools/list still needs initialize
+      // and without modern _meta the rest of the handshake era's rules hold: initialize first
       assertThatThrownBy(
-              () -> Peers.await(client.request(McpMethods.TOOLS_LIST, modernParams()).result()))
+              () -> Peers.await(client.request(McpMethods.TOOLS_LIST, McpJson.object()).result()))
           .isInstanceOfSatisfying(
               McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_REQUEST));
+      // while a request that names 2026-07-28 in _meta needs no handshake at all
+      assertThat(
+              Peers.await(client.request(McpMethods.TOOLS_LIST, modernParams()).result())
+                  .get("tools"))
+          .hasSize(1);
     } finally {
       client.close();
     }

@@ -6,6 +6,7 @@ import dev.herald.session.ProgressReporter;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.RequestMeta;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -31,6 +32,13 @@ public final class InboundCall {
   private final @Nullable ProgressToken progressToken;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
   private volatile @Nullable Thread thread;
+
+  /**
+   * What a stateless (2026-07-28) request said about itself in {@code _meta}, once the role's era
+   * routing validated it; {@code null} for a handshake-era request. Set once, on the request's
+   * thread, before any interceptor runs.
+   */
+  private volatile @Nullable RequestMeta requestMeta;
 
   InboundCall(
       SessionEngine engine,
@@ -63,6 +71,32 @@ public final class InboundCall {
     return m instanceof ObjectNode o ? o : null;
   }
 
+  /**
+   * The validated {@code _meta} of a stateless (2026-07-28) request, or {@code null} when the
+   * request belongs to a handshake-era session (or came before any handshake, without one).
+   */
+  public @Nullable RequestMeta requestMeta() {
+    return requestMeta;
+  }
+
+  /** Whether this is a stateless (2026-07-28) request: served without a handshake. */
+  public boolean stateless() {
+    return requestMeta != null;
+  }
+
+  /**
+   * Marks this request stateless, with its validated {@code _meta} (the role's era routing does,
+   * before the interceptor chain runs).
+   *
+   * @throws IllegalStateException if it was already marked
+   */
+  public void requestMeta(RequestMeta meta) {
+    if (this.requestMeta != null) {
+      throw new IllegalStateException("the request's era was already decided");
+    }
+    this.requestMeta = java.util.Objects.requireNonNull(meta, "meta");
+  }
+
   public CancellationToken cancellation() {
     return cancellation;
   }
@@ -86,6 +120,12 @@ public final class InboundCall {
    * to this request's stream, and cancelled when this request is cancelled or ends.
    */
   public OutboundCall request(String method, @Nullable ObjectNode params, CallOptions options) {
+    if (requestMeta != null) {
+      // 2026-07-28 basic/patterns: servers MUST NOT initiate JSON-RPC requests. Input a stateless
+      // handler needs is asked for with an InputRequiredResult, never with a request.
+      throw new IllegalStateException(
+          "a stateless (2026-07-28) request cannot send " + method + " to the client");
+    }
     return engine.request(method, params, options, id());
   }
 

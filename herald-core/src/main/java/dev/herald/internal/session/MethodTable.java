@@ -18,8 +18,10 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>Design note (MCP specification, "Lifecycle", "Capability Negotiation", "Versioning"). One
  * table per role, one {@link MethodRow} per method; one table per server or client, shared by
- * all its sessions (a session holds no copy). A request runs through: the user's interceptors in
- * order, then Herald's gates, each an {@link Interceptor} too: the method gate (a method not in
+ * all its sessions (a session holds no copy). Era routing comes first: before any interceptor,
+ * {@link Role#version} decides the request's protocol version (and may refuse the request, e.g.
+ * a 2026-07-28 request with malformed {@code _meta}). A request then runs through: the role's own
+ * {@link Role#front front} interceptors, the user's interceptors in order, then Herald's gates, each an {@link Interceptor} too: the method gate (a method not in
  * the table, or not in the request's protocol version, is -32601), the lifecycle gate (-32600
  * before the handshake, except for rows marked {@code beforeInitialized}), the capability gate
  * (-32601 when the capability the row names was not declared, as the specification's
@@ -55,7 +57,14 @@ public final class MethodTable<S> {
    * additive layer without touching the table.
    */
   public interface Role<S> {
-    /** The request's protocol version, or {@code null} while none is known (before {@code initialize}). */
+    /**
+     * Era routing: the request's protocol version, or {@code null} while none is known (before
+     * {@code initialize}). Runs once per request, before any interceptor.
+     *
+     * @throws dev.herald.wire.McpException to refuse the request before it reaches any
+     *     interceptor (a stateless request whose {@code _meta} is missing, malformed or names a
+     *     version the role does not serve)
+     */
     @Nullable ProtocolVersion version(S session, InboundCall call);
 
     /** Whether the session is past {@code initialize}. */
@@ -71,6 +80,14 @@ public final class MethodTable<S> {
     default boolean declaredForNotification(S session, Capability capability) {
       return true;
     }
+
+    /**
+     * The role's own interceptors that run first, before the user's: what must hold for every
+     * result whoever produced it (the server's decoration of stateless results). Default: none.
+     */
+    default List<Interceptor<S>> front() {
+      return List.of();
+    }
   }
 
   private MethodTable(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> user, Role<S> role) {
@@ -85,7 +102,8 @@ public final class MethodTable<S> {
     this.requests = Map.copyOf(req);
     this.notifications = Map.copyOf(not);
     this.role = role;
-    List<Interceptor<S>> all = new ArrayList<>(user);
+    List<Interceptor<S>> all = new ArrayList<>(role.front());
+    all.addAll(user);
     all.add(new MethodGate<>());
     all.add(new LifecycleGate<>(role));
     all.add(new CapabilityGate<>(role));
