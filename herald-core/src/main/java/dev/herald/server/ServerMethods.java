@@ -26,6 +26,7 @@ import dev.herald.wire.ReadResourceParams;
 import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
+import dev.herald.wire.SubscriptionsListenParams;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -110,6 +111,12 @@ final class ServerMethods {
                   McpMethods.COMPLETION_COMPLETE, CompleteParams.class, CompleteResult.class)
               .needs(COMPLETIONS)
               .handler(CompletionMethods::complete),
+          MethodRow.request(
+                  McpMethods.SUBSCRIPTIONS_LISTEN,
+                  SubscriptionsListenParams.class,
+                  ObjectNode.class)
+              .in(ProtocolVersion::subscriptionsListen)
+              .handler(ListenMethods::listen),
           MethodRow.notification(McpMethods.INITIALIZED, Void.class)
               .in(ProtocolVersion::handshake)
               .receiver((ServerSession s, Void p) -> s.onInitialized()),
@@ -144,7 +151,13 @@ final class ServerMethods {
     @Override
     public boolean declared(ServerSession session, Capability capability, InboundCall call) {
       return switch (capability) {
-        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        case Capability.OfServer s ->
+            s.declaredIn()
+                .test(
+                    session.protocolVersion().isPresent()
+                        ? session.serverCapabilities()
+                        // no handshake: a stateless request sees what the server declares now
+                        : session.server().capabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }
