@@ -388,6 +388,44 @@ class ListenTest {
   }
 
   @Test
+  void aResourceSubscriptionListThatIsNotStringsIsInvalidParams() {
+    McpServer server = builder().build();
+    ModernPeer peer = connect(server);
+
+    OutboundCall nulls = peer.listen("{\"resourceSubscriptions\":[null]}");
+    OutboundCall numbers = peer.listen("{\"resourceSubscriptions\":[1,2]}");
+    OutboundCall flag = peer.listen("{\"toolsListChanged\":\"yes please\"}");
+
+    for (OutboundCall bad : List.of(nulls, numbers, flag)) {
+      assertThatThrownBy(() -> Peers.await(bad.result()))
+          .isInstanceOfSatisfying(
+              McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));
+    }
+    assertThat(peer.notificationMethods()).isEmpty();
+    assertThat(server.activeListens()).isZero();
+  }
+
+  @Test
+  void aUriServedByATemplateCanBeSubscribedAndIsTold() {
+    McpServer server =
+        builder()
+            .resourceTemplate(
+                dev.herald.wire.ResourceTemplate.of("test://items/{id}", "item", "text/plain"),
+                ResourceHandler.text("text/plain", () -> "item"))
+            .build();
+    ModernPeer peer = connect(server);
+    OutboundCall listen =
+        listening(peer, "{\"resourceSubscriptions\":[\"test://items/7\",\"test://nope/7\"]}");
+
+    assertThat(peer.tagged(listen.id()).get(0).params().get("notifications"))
+        .isEqualTo(Json.parse("{\"resourceSubscriptions\":[\"test://items/7\"]}"));
+    assertThat(server.notifyResourceUpdated("test://items/8")).isZero();
+    assertThat(server.notifyResourceUpdated("test://items/7")).isEqualTo(1);
+    eventually(() -> peer.tagged(listen.id()).size() == 2, "the update");
+    assertThat(peer.taggedMethods(listen.id())).containsExactly(ACK, UPDATED);
+  }
+
+  @Test
   void aHandshakeEraSessionCannotListen() throws Exception {
     McpServer server = builder().build();
     try (Peers.Peer peer = Peers.connect(server)) {
