@@ -561,7 +561,8 @@ public final class McpServer {
     /**
      * Most {@code subscriptions/listen} subscriptions (2026-07-28) open at once, across all
      * sessions and connections (default 1000). One more is refused with a JSON-RPC error (-32000,
-     * {@code data.limit}) before anything is sent on it; the open ones are unaffected.
+     * {@code data.limit}) before anything is sent on it; the open ones are unaffected. On one
+     * connection (a stdio pipe) each open listen is also one of its {@link #maxInFlight} requests.
      *
      * @throws IllegalArgumentException if less than 1
      */
