@@ -21,6 +21,7 @@ import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -76,6 +78,14 @@ import tools.jackson.databind.node.ObjectNode;
  * and its result carries {@code resultType}, {@code serverInfo} and, for discover, lists and
  * reads, the caching hints of {@link Builder#cacheHint}.
  *
+ * <p><b>Listens (2026-07-28).</b> A {@code subscriptions/listen} request is acknowledged with the
+ * part of its filter the server honours, then hears the server's catalog changes (one {@code
+ * list_changed} per burst, after the same debounce) and {@link #notifyResourceUpdated} for the uris
+ * it holds, each tagged with its subscription id, on its own stream; it never hears progress or
+ * logs. It ends when the client cancels it or its connection closes, or with a {@code complete}
+ * result through {@link #endListens}. See {@link Builder#maxListens} and {@link
+ * Builder#maxResourceSubscriptionsPerListen} for the limits.
+ *
  * <p><b>Logging.</b> Each session has its own level (set by {@code logging/setLevel}; {@link
  * Builder#defaultLogLevel} until then) and its own rate limit ({@link Builder#logRateLimit}). A
  * log written through a handler's {@link RequestContext} goes to that handler's session only;
@@ -108,6 +118,11 @@ public final class McpServer {
   final PromptCatalog promptCatalog;
   final Completions completions = new Completions();
   final Subscriptions subscriptions;
+
+  /** Open {@code subscriptions/listen} subscriptions (2026-07-28), across sessions. */
+  final Listens listens;
+
+  final int maxResourceSubscriptionsPerListen;
   final BiPredicate<ServerSession, String> resourceAccess;
   final Pagination pagination;
 
@@ -159,6 +174,8 @@ public final class McpServer {
           new Debouncer(scheduler, listChangedDebounceNanos, () -> flush(area));
     }
     this.subscriptions = new Subscriptions(b.maxSubscriptionsPerSession);
+    this.listens = new Listens(b.maxListens);
+    this.maxResourceSubscriptionsPerListen = b.maxResourceSubscriptionsPerListen;
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
@@ -382,8 +399,10 @@ public final class McpServer {
 
   /**
    * Tells the sessions subscribed to {@code uri} (and only those) that it changed: one {@code
-   * notifications/resources/updated} per subscribed session whose gate is open. Returns how many
-   * sessions were told.
+   * notifications/resources/updated} per subscribed session whose gate is open, and one, tagged
+   * with its subscription id, per {@code subscriptions/listen} subscription that holds {@code uri}
+   * (an update not yet written to a listen absorbs the next one for the same uri). Returns how
+   * many sessions and listens were told.
    */
   public int notifyResourceUpdated(String uri) {
     Objects.requireNonNull(uri, "uri");
@@ -394,7 +413,7 @@ public final class McpServer {
         sent++;
       }
     }
-    return sent;
+    return sent + listens.resourceUpdated(uri);
   }
 
   /**
@@ -412,6 +431,36 @@ public final class McpServer {
     for (ServerSession s : sessions) {
       s.flushListChanged(area);
     }
+    listens.listChanged(area);
+  }
+
+  /**
+   * Ends every open {@code subscriptions/listen} subscription (MCP 2026-07-28
+   * basic/patterns/subscriptions) gracefully: each writes what is still pending, then answers its
+   * listen request with {@code {"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":
+   * <id>}}}, and the client may listen again. Call it before shutting a server down. Returns at
+   * once; the listens end on their own threads.
+   *
+   * @return how many listens were asked to end
+   */
+  public int endListens() {
+    return listens.end(filter -> true);
+  }
+
+  /**
+   * Ends, as {@link #endListens()} does, the listens whose acknowledged filter matches {@code
+   * which}: for example those subscribed to a resource that is gone, {@code
+   * endListens(f -> f.resourceSubscriptionsOrEmpty().contains(uri))}.
+   *
+   * @return how many listens were asked to end
+   */
+  public int endListens(Predicate<SubscriptionFilter> which) {
+    return listens.end(Objects.requireNonNull(which, "which"));
+  }
+
+  /** How many {@code subscriptions/listen} subscriptions are open, across all sessions. */
+  public int activeListens() {
+    return listens.size();
   }
 
   /**
@@ -446,6 +495,8 @@ public final class McpServer {
         new LinkedHashMap<>();
     private final LinkedHashMap<String, PromptCatalog.Entry> prompts = new LinkedHashMap<>();
     private int maxSubscriptionsPerSession = Subscriptions.DEFAULT_MAX_PER_SESSION;
+    private int maxListens = Listens.DEFAULT_MAX;
+    private int maxResourceSubscriptionsPerListen = Listens.DEFAULT_MAX_RESOURCE_SUBSCRIPTIONS;
     private BiPredicate<ServerSession, String> resourceAccess = (session, uri) -> true;
     private int pageSize = Pagination.DEFAULT_PAGE_SIZE;
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
@@ -644,6 +695,37 @@ public final class McpServer {
             "maxSubscriptionsPerSession must be at least 1, was " + max);
       }
       this.maxSubscriptionsPerSession = max;
+      return this;
+    }
+
+    /**
+     * Most {@code subscriptions/listen} subscriptions (2026-07-28) open at once, across all
+     * sessions and connections (default 1000). One more is refused with a JSON-RPC error (-32000,
+     * {@code data.limit}) before anything is sent on it; the open ones are unaffected. On one
+     * connection (a stdio pipe) each open listen is also one of its {@link #maxInFlight} requests.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
+    public Builder maxListens(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException("maxListens must be at least 1, was " + max);
+      }
+      this.maxListens = max;
+      return this;
+    }
+
+    /**
+     * Most distinct {@code resourceSubscriptions} one {@code subscriptions/listen} may name
+     * (default 100). A listen naming more is refused with -32602 before anything is sent on it.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
+    public Builder maxResourceSubscriptionsPerListen(int max) {
+      if (max < 1) {
+        throw new IllegalArgumentException(
+            "maxResourceSubscriptionsPerListen must be at least 1, was " + max);
+      }
+      this.maxResourceSubscriptionsPerListen = max;
       return this;
     }
 

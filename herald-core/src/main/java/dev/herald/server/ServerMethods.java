@@ -28,6 +28,7 @@ import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.RequestMeta;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
+import dev.herald.wire.SubscriptionsListenParams;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -112,6 +113,12 @@ final class ServerMethods {
                   McpMethods.COMPLETION_COMPLETE, CompleteParams.class, CompleteResult.class)
               .needs(COMPLETIONS)
               .handler(CompletionMethods::complete),
+          MethodRow.request(
+                  McpMethods.SUBSCRIPTIONS_LISTEN,
+                  SubscriptionsListenParams.class,
+                  ObjectNode.class)
+              .in(ProtocolVersion::subscriptionsListen)
+              .handler(ListenMethods::listen),
           MethodRow.notification(McpMethods.INITIALIZED, Void.class)
               .in(ProtocolVersion::handshake)
               .receiver((ServerSession s, Void p) -> s.onInitialized()),

@@ -129,6 +129,14 @@ public enum ProtocolVersion {
     return era == Era.MODERN;
   }
 
+  /**
+   * Whether {@code subscriptions/listen} exists (2026-07-28: it replaces the standing GET stream
+   * and {@code resources/subscribe}).
+   */
+  public boolean subscriptionsListen() {
+    return era == Era.MODERN;
+  }
+
   /** Looks up a wire string; empty when the version is unknown. */
   public static Optional<ProtocolVersion> parse(String wire) {
     for (ProtocolVersion v : values()) {

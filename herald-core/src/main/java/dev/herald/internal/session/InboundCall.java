@@ -32,6 +32,7 @@ public final class InboundCall {
   private final @Nullable ProgressToken progressToken;
   private final AtomicInteger state = new AtomicInteger(RUNNING);
   private volatile @Nullable Thread thread;
+  private volatile boolean openEnded;
 
   /**
    * What a stateless (2026-07-28) request said about itself in {@code _meta}, once the role's era
@@ -149,6 +150,20 @@ public final class InboundCall {
    */
   public boolean pollStream() {
     return running() && engine.pollStream(id());
+  }
+
+  /**
+   * Marks this request as open-ended: it runs until the peer cancels it or the server ends it (a
+   * {@code subscriptions/listen} stream, MCP 2026-07-28), so when the peer ends its input in an
+   * orderly way (stdin EOF) it is cancelled at once instead of being waited for like a request that
+   * is still producing its answer.
+   */
+  public void openEnded() {
+    this.openEnded = true;
+  }
+
+  boolean isOpenEnded() {
+    return openEnded;
   }
 
   JsonRpcMessage.Request request() {

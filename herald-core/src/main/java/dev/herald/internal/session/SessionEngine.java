@@ -742,6 +742,14 @@ public final class SessionEngine {
   // ---------------------------------------------------------------- lifecycle
 
   private void onTransportClosed(@Nullable Throwable cause) {
+    if (cause == null) {
+      // open-ended requests (subscriptions/listen) have no answer to wait for
+      for (InboundCall call : inFlight.values()) {
+        if (call.isOpenEnded() && call.tryCancel()) {
+          cancelInbound(call, "the peer ended its input");
+        }
+      }
+    }
     if (cause != null || unanswered.get() == 0 || drainGrace.isZero()) {
       shutdown(cause);
       return;
