@@ -36,7 +36,7 @@ final class ListenMethods {
   static ObjectNode listen(ServerSession session, SubscriptionsListenParams p, InboundCall call)
       throws InterruptedException {
     McpServer server = session.server();
-    SubscriptionFilter honoured = honoured(session, p.notifications());
+    SubscriptionFilter honoured = honoured(session, p.notifications(), call);
     Listen listen = new Listen(session, call, honoured);
     call.openEnded();
     server.listens.add(listen);
@@ -52,7 +52,8 @@ final class ListenMethods {
    *
    * @throws McpException -32602 when more uris are requested than one listen may hold
    */
-  static SubscriptionFilter honoured(ServerSession session, SubscriptionFilter requested) {
+  static SubscriptionFilter honoured(
+      ServerSession session, SubscriptionFilter requested, InboundCall call) {
     McpServer server = session.server();
     ServerCapabilities caps = server.capabilities();
     List<String> uris = null;
@@ -71,7 +72,7 @@ final class ListenMethods {
       if (caps.resourcesSubscribe()) {
         uris = new ArrayList<>();
         for (String uri : distinct) {
-          if (session.resolveResource(uri).isPresent()
+          if (session.resolveResource(uri, call).isPresent()
               && server.resourceAccess.test(session, uri)) {
             uris.add(uri);
           }
