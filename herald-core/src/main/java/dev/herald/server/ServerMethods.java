@@ -144,7 +144,13 @@ final class ServerMethods {
     @Override
     public boolean declared(ServerSession session, Capability capability, InboundCall call) {
       return switch (capability) {
-        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        case Capability.OfServer s ->
+            s.declaredIn()
+                .test(
+                    // a stateless request saw no bring-up: what the server declares to everyone
+                    session.state() == ServerSession.State.NEW && version(session, call) != null
+                        ? session.server().capabilities()
+                        : session.serverCapabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }

@@ -35,6 +35,9 @@ public final class Endpoint {
   final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
 
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
+
+  /** 2026-07-28 requests being served, each by its own server session. */
+  private final java.util.Set<StatelessCall> stateless = ConcurrentHashMap.newKeySet();
   private final AtomicInteger sessionCount = new AtomicInteger();
 
   /** Open (or reserved) sessions per client address; an entry goes when its count reaches zero. */
@@ -87,6 +90,32 @@ public final class Endpoint {
     }
   }
 
+  /**
+   * 2026-07-28 requests in progress (each with its own server session, closed when its exchange
+   * ends).
+   */
+  public int statelessCount() {
+    return stateless.size();
+  }
+
+  /** Registers a 2026 request being served; false once the endpoint is stopped. */
+  boolean statelessStarted(StatelessCall call) {
+    if (stopped) {
+      return false;
+    }
+    stateless.add(call);
+    if (stopped) { // close() ran meanwhile and may have missed it
+      stateless.remove(call);
+      return false;
+    }
+    return true;
+  }
+
+  /** A 2026 request's exchange ended (answered, cancelled or closed). Once per call. */
+  void statelessEnded(StatelessCall call) {
+    stateless.remove(call);
+  }
+
   /** Open sessions, both transports. */
   public int sessionCount() {
     return sessionCount.get();
@@ -109,6 +138,9 @@ public final class Endpoint {
     }
     for (LegacySession session : new ArrayList<>(legacySessions.values())) {
       session.shutdown();
+    }
+    for (StatelessCall call : new ArrayList<>(stateless)) {
+      call.shutdown();
     }
   }
 
@@ -216,7 +248,10 @@ public final class Endpoint {
     }
   }
 
-  /** Ends idle sessions (both transports) and sends keep-alive comments on quiet streams. */
+  /**
+   * Ends idle sessions (both transports) and sends keep-alive comments on quiet streams, 2026
+   * request streams included.
+   */
   public void sweep() {
     long now = config.ticker.nanos();
     long sysNow = System.nanoTime();
@@ -235,6 +270,9 @@ public final class Endpoint {
       } else {
         s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
       }
+    }
+    for (StatelessCall c : stateless) {
+      c.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write: cancelled
     }
   }
 }
