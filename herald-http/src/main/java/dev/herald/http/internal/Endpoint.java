@@ -27,6 +27,9 @@ public final class Endpoint {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** How long a 2026 request's stream may stay quiet before a keep-alive comment probes it. */
+  static final long STATELESS_PROBE_NANOS = Duration.ofSeconds(1).toNanos();
+
   final EndpointConfig config;
   final HostCheck hostCheck;
   private final Requests requests;
@@ -38,6 +41,7 @@ public final class Endpoint {
 
   /** 2026-07-28 requests being served, each by its own server session. */
   private final java.util.Set<StatelessCall> stateless = ConcurrentHashMap.newKeySet();
+
   private final AtomicInteger sessionCount = new AtomicInteger();
 
   /** Open (or reserved) sessions per client address; an entry goes when its count reaches zero. */
@@ -271,8 +275,11 @@ public final class Endpoint {
         s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
       }
     }
+    // A 2026 stream is probed at least every second: containers notice a client that left only
+    // when a write fails, and that departure is the request's cancellation.
+    long probe = Math.min(config.keepAliveNanos, STATELESS_PROBE_NANOS);
     for (StatelessCall c : stateless) {
-      c.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write: cancelled
+      c.keepAlive(sysNow, probe);
     }
   }
 }

@@ -178,7 +178,8 @@ final class Requests {
    */
   private boolean postOnly(Exchange ex) {
     String v = ex.header(HttpExchanges.PROTOCOL_HEADER);
-    var version = v == null ? java.util.Optional.<ProtocolVersion>empty() : ProtocolVersion.parse(v.strip());
+    var version =
+        v == null ? java.util.Optional.<ProtocolVersion>empty() : ProtocolVersion.parse(v.strip());
     if (!config.mcp.eras().handshake() || (version.isPresent() && !version.get().handshake())) {
       notAllowed(ex, "POST");
       return true;

@@ -22,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  * basic/transports/streamable-http, "Standard Headers" and "Custom Headers", SEP-2243): {@code
  * MCP-Protocol-Version} equals {@code _meta["io.modelcontextprotocol/protocolVersion"]}, {@code
  * Mcp-Method} equals {@code method}, {@code Mcp-Name} equals {@code params.name} ({@code
- * tools/call}, {@code prompts/get}) or {@code params.uri} ({@code resources/read}), and each tool
+ * tools/call}, {@code prompts/get}), {@code params.uri} ({@code resources/read}) or {@code
+ * params.taskId} (the tasks extension's {@code tasks/get}, {@code tasks/update}, {@code
+ * tasks/cancel}), and each tool
  * argument whose input-schema property is annotated {@code x-mcp-header: "X"} equals header {@code
  * Mcp-Param-X}.
  *
@@ -74,7 +76,8 @@ final class StandardHeaders {
       throw mismatch("the " + METHOD + " header is required");
     }
     if (!m.equals(method)) {
-      throw mismatch(METHOD + " header '" + m + "' does not match the body's method '" + method + "'");
+      throw mismatch(
+          METHOD + " header '" + m + "' does not match the body's method '" + method + "'");
     }
     String nameField = nameField(method);
     if (nameField != null) {
@@ -86,7 +89,12 @@ final class StandardHeaders {
         }
         if (!header.equals(name.stringValue())) {
           throw mismatch(
-              NAME + " header '" + header + "' does not match params." + nameField + " in the body");
+              NAME
+                  + " header '"
+                  + header
+                  + "' does not match params."
+                  + nameField
+                  + " in the body");
         }
       }
     }
@@ -105,6 +113,7 @@ final class StandardHeaders {
     return switch (method) {
       case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> "name";
       case McpMethods.RESOURCES_READ -> "uri";
+      case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId"; // the tasks extension
       default -> null;
     };
   }
@@ -125,7 +134,8 @@ final class StandardHeaders {
       JsonNode body = args == null ? null : args.get(p.getKey());
       if (body == null || body.isNull()) {
         if (raw != null) {
-          throw mismatch(headerName + " header is present but argument '" + p.getKey() + "' is not");
+          throw mismatch(
+              headerName + " header is present but argument '" + p.getKey() + "' is not");
         }
         continue;
       }

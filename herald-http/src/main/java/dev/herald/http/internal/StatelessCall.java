@@ -23,8 +23,10 @@ import org.jspecify.annotations.Nullable;
  * exchange. The response is held until the first message decides its form: the final response
  * first is one JSON body, with the status the error code calls for (-32601 is 404; -32020, -32021
  * and -32022 are 400); a notification first (progress, a log line, a listen acknowledgement)
- * switches it to SSE, as does a handler still running after the keep-alive interval (so the stream
- * can carry {@code :} comments). Only messages related to the request go out; nothing else has a
+ * switches it to SSE, as does a handler still running after the probe interval (so the stream can
+ * carry {@code :} comments: the endpoint's sweep sends one on a stream quiet for the keep-alive
+ * interval or a second, whichever is shorter, because a container notices a client that left only
+ * when a write fails). Only messages related to the request go out; nothing else has a
  * stream here. Events carry no {@code id} and no {@code retry}: a broken stream is not resumed.
  * Closing the stream (the client goes away, or reads too slowly) cancels the request: the session
  * closes, which interrupts the handler, and nothing more is written. The session is closed on every
@@ -202,7 +204,11 @@ final class StatelessCall implements Transport, SseSink.Listener {
     }
     if (answer != null && !cancelled) {
       HttpExchanges.error(
-          answer, 503, request.id(), ErrorCodes.INTERNAL_ERROR, "Server closing: request not served");
+          answer,
+          503,
+          request.id(),
+          ErrorCodes.INTERNAL_ERROR,
+          "Server closing: request not served");
     }
     if (s != null) {
       s.end();

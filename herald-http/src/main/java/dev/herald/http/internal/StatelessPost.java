@@ -114,7 +114,8 @@ final class StatelessPost {
     JsonNode v = meta.get(MetaKeys.PROTOCOL_VERSION);
     String header = StandardHeaders.value(ex::header, HttpExchanges.PROTOCOL_HEADER);
     if (header == null) {
-      throw StandardHeaders.mismatch("the " + HttpExchanges.PROTOCOL_HEADER + " header is required");
+      throw StandardHeaders.mismatch(
+          "the " + HttpExchanges.PROTOCOL_HEADER + " header is required");
     }
     if (!v.isString() || !header.equals(v.stringValue())) {
       throw StandardHeaders.mismatch(
