@@ -600,6 +600,12 @@ class StatelessHttpTest {
     old.session = "made-up";
     assertThat(old.getResponse(null).statusCode()).isEqualTo(405);
     assertThat(old.sendForString(old.request().DELETE()).statusCode()).isEqualTo(405);
+    HttpResponse<String> legacySse =
+        old.sendForString(
+            HttpRequest.newBuilder(http.legacySseUri())
+                .header("Accept", "text/event-stream")
+                .GET());
+    assertThat(legacySse.statusCode()).isEqualTo(404); // no HTTP+SSE (2024-11-05) either
 
     Map<String, String> h = Stateless26.headers("tools/call", "quiet");
     h.put("Mcp-Session-Id", "made-up");

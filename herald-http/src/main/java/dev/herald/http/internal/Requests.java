@@ -58,13 +58,13 @@ final class Requests {
         case "DELETE" -> delete(ex);
         default -> notAllowed(ex, config.mcp.eras().handshake() ? "GET, POST, DELETE" : "POST");
       }
-    } else if (config.legacy && config.legacySsePath.equals(path)) {
+    } else if (legacy() && config.legacySsePath.equals(path)) {
       if ("GET".equals(method)) {
         legacyGet(ex);
       } else {
         notAllowed(ex, "GET");
       }
-    } else if (config.legacy && config.legacyPostPath.equals(path)) {
+    } else if (legacy() && config.legacyPostPath.equals(path)) {
       if ("POST".equals(method)) {
         legacyPost(ex);
       } else {
@@ -73,6 +73,11 @@ final class Requests {
     } else {
       reject(ex, 404, "Not Found");
     }
+  }
+
+  /** The 2024-11-05 HTTP+SSE endpoints are served only while the handshake era is. */
+  private boolean legacy() {
+    return config.legacy && config.mcp.eras().handshake();
   }
 
   // ---------------------------------------------------------------- Streamable HTTP
