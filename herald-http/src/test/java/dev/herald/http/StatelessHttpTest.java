@@ -562,6 +562,27 @@ class StatelessHttpTest {
   }
 
   @Test
+  void serverDiscoverIsRoutedToTheModernEraEvenWithAHandshakeSessionIdBeside() throws Exception {
+    start(ServedEras.DUAL);
+    RawHttpClient old = new RawHttpClient(http.uri());
+    old.initialize();
+    Map<String, String> h = Stateless26.headers("server/discover", null);
+    h.put("Mcp-Session-Id", old.session); // era routing comes before any session lookup
+    HttpResponse<String> r =
+        client.post(
+            h,
+            "{'jsonrpc':'2.0','id':1,'method':'server/discover','params':{"
+                + Stateless26.META
+                + "}}");
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(json(r.body()).get("result").get("supportedVersions").toString())
+        .contains("2026-07-28");
+    assertThat(r.headers().firstValue("Mcp-Session-Id")).isEmpty();
+    assertThat(http.sessionCount()).isEqualTo(1);
+    eventually(() -> http.statelessCount() == 0, "every 2026 exchange ended");
+  }
+
+  @Test
   void badStatelessInputCostsAHandshakeSessionNothing() throws Exception {
     start(ServedEras.DUAL);
     RawHttpClient old = new RawHttpClient(http.uri());
