@@ -78,7 +78,14 @@ final class StatelessCall implements Transport, SseSink.Listener {
       ex.keepOpen(); // a slow handler is not idle; keep-alives and the cancel-on-close take over
       ex.onPeerGone(this::cancel);
     }
-    ServerSession s = config.mcp.connect(this);
+    ServerSession s;
+    try {
+      s = config.mcp.connect(this);
+    } catch (RuntimeException e) {
+      LOG.log(System.Logger.Level.WARNING, "2026 request {0}: no session: {1}", id(), e);
+      close(); // answers 503 and counts the call out
+      return;
+    }
     session = s;
     if (ended.get()) {
       s.close(); // cancelled while connecting
