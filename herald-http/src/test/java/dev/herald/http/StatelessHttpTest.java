@@ -103,6 +103,16 @@ class StatelessHttpTest {
                   return CallToolResult.text("released");
                 })
             .tool(
+                Tool.builder("asks").description("Tries a 2025-style reverse call").build(),
+                call -> {
+                  var r =
+                      call.context()
+                          .sample(
+                              dev.herald.wire.CreateMessageParams.of(
+                                  List.of(dev.herald.wire.SamplingMessage.user("hi")), 10));
+                  return CallToolResult.text("sampled " + r);
+                })
+            .tool(
                 Tool.builder("quiet_then_answer").description("Waits silently").build(),
                 call -> {
                   release.await(20, TimeUnit.SECONDS);
@@ -452,6 +462,22 @@ class StatelessHttpTest {
     JsonNode last = events.get(events.size() - 1);
     assertThat(last.get("id").asInt()).isEqualTo(11);
     assertThat(last.toString()).contains("chatted");
+    assertNothingLeft();
+  }
+
+  @Test
+  void aServerRequestIsNeverWrittenToAStatelessStreamAndItsCallerFailsAtOnce() throws Exception {
+    start(ServedEras.DUAL);
+    HttpResponse<String> r =
+        client.post(
+            Stateless26.headers("tools/call", "asks"),
+            "{'jsonrpc':'2.0','id':1,'method':'tools/call','params':{'name':'asks','arguments':{},"
+                + "'_meta':{'io.modelcontextprotocol/protocolVersion':'2026-07-28',"
+                + "'io.modelcontextprotocol/clientCapabilities':{'sampling':{}}}}}");
+    // one JSON answer to the call itself: no request of the server's went out before it
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(json(r.body()).has("method")).isFalse();
+    assertThat(json(r.body()).get("id").asInt()).isEqualTo(1);
     assertNothingLeft();
   }
 

@@ -2,6 +2,7 @@ package dev.herald.http.internal;
 
 import dev.herald.server.ServerSession;
 import dev.herald.transport.Transport;
+import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
@@ -126,10 +127,15 @@ final class StatelessCall implements Transport, SseSink.Listener {
 
   @Override
   public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
+    if (message instanceof JsonRpcMessage.Request) {
+      // MCP 2026-07-28 basic/patterns: a server never sends requests; fail the caller at once
+      throw new TransportException(
+          "a 2026-07-28 request's stream carries no server requests (use an input-required result)");
+    }
     boolean isFinal = message instanceof JsonRpcMessage.Response r && request.id().equals(r.id());
     if (!isFinal
         && !(message instanceof JsonRpcMessage.Notification && request.id().equals(relatedTo))) {
-      // Unrelated traffic has no stream in the 2026 era; a request to the client is never sent.
+      // Unrelated traffic has no stream in the 2026 era.
       LOG.log(System.Logger.Level.DEBUG, "2026 request {0}: unrelated message dropped", id());
       return;
     }
