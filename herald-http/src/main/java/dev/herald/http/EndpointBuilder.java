@@ -100,7 +100,9 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
 
   /**
    * Most open sessions, both transports together (default 1024). An {@code initialize} beyond it
-   * is refused with 503 until a session ends.
+   * is refused with 503 until a session ends. The same number bounds the 2026-07-28 requests in
+   * progress, counted apart (each has its own short-lived session): one beyond it is refused with
+   * 503 and -32000.
    *
    * @throws IllegalArgumentException if less than 1
    */

@@ -52,6 +52,8 @@ class StatelessHttpTest {
     start(eras, Duration.ofSeconds(15));
   }
 
+  private int maxSessions = 1024;
+
   private void start(ServedEras eras, Duration keepAlive) {
     ObjectNode props = McpJson.object();
     props.set("region", McpJson.object().put("type", "string").put("x-mcp-header", "Region"));
@@ -119,7 +121,13 @@ class StatelessHttpTest {
                   return CallToolResult.text("answered");
                 })
             .build();
-    http = McpHttpServer.builder().server(mcp).sseKeepAlive(keepAlive).build().start();
+    http =
+        McpHttpServer.builder()
+            .server(mcp)
+            .sseKeepAlive(keepAlive)
+            .maxSessions(maxSessions)
+            .build()
+            .start();
     client = new Stateless26(http.uri());
   }
 
@@ -479,6 +487,28 @@ class StatelessHttpTest {
     assertThat(json(r.body()).has("method")).isFalse();
     assertThat(json(r.body()).get("id").asInt()).isEqualTo(1);
     assertNothingLeft();
+  }
+
+  @Test
+  void statelessRequestsInProgressAreBoundedApartFromSessions() throws Exception {
+    maxSessions = 1;
+    start(ServedEras.DUAL);
+    HttpResponse<Stream<String>> first =
+        client.open(
+            Stateless26.headers("tools/call", "block"),
+            "{'jsonrpc':'2.0','id':1,'method':'tools/call','params':{'name':'block','arguments':{},"
+                + "'_meta':{'progressToken':'b','io.modelcontextprotocol/protocolVersion':'2026-07-28',"
+                + "'io.modelcontextprotocol/clientCapabilities':{}}}}");
+    assertThat(blockStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    HttpResponse<String> second = client.call(2, "quiet");
+    assertThat(second.statusCode()).isEqualTo(503);
+    assertThat(error(second).get("code").asInt()).isEqualTo(ErrorCodes.LIMIT_EXCEEDED);
+    RawHttpClient old = new RawHttpClient(http.uri());
+    old.initialize(); // the handshake client's slot is its own
+    release.countDown();
+    assertThat(first.body().toList()).anyMatch(l -> l.contains("released"));
+    eventually(() -> http.statelessCount() == 0, "every 2026 exchange ended");
+    assertThat(client.call(3, "quiet").statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -102,17 +102,33 @@ public final class Endpoint {
     return stateless.size();
   }
 
-  /** Registers a 2026 request being served; false once the endpoint is stopped. */
-  boolean statelessStarted(StatelessCall call) {
+  /** The outcome of {@link #statelessStarted}. */
+  enum StatelessAdmission {
+    OK,
+    /** As many 2026 requests as {@code maxSessions} are in progress. */
+    FULL,
+    /** The endpoint is stopped. */
+    STOPPED
+  }
+
+  /**
+   * Registers a 2026 request being served, within a bound of its own: as many in progress as the
+   * endpoint allows sessions, counted apart from them, so stateless traffic never takes a
+   * handshake client's slot.
+   */
+  StatelessAdmission statelessStarted(StatelessCall call) {
     if (stopped) {
-      return false;
+      return StatelessAdmission.STOPPED;
+    }
+    if (stateless.size() >= config.maxSessions) {
+      return StatelessAdmission.FULL;
     }
     stateless.add(call);
     if (stopped) { // close() ran meanwhile and may have missed it
       stateless.remove(call);
-      return false;
+      return StatelessAdmission.STOPPED;
     }
-    return true;
+    return StatelessAdmission.OK;
   }
 
   /** A 2026 request's exchange ended (answered, cancelled or closed). Once per call. */

@@ -94,10 +94,24 @@ final class StatelessPost {
     }
     if (message instanceof JsonRpcMessage.Request r) {
       StatelessCall call = new StatelessCall(endpoint, r, ex);
-      if (!endpoint.statelessStarted(call)) {
-        HttpExchanges.error(
-            ex, 503, r.id(), ErrorCodes.INTERNAL_ERROR, "Server closing: request not served");
-        return;
+      switch (endpoint.statelessStarted(call)) {
+        case OK -> {}
+        case FULL -> {
+          HttpExchanges.error(
+              ex,
+              503,
+              r.id(),
+              ErrorCodes.LIMIT_EXCEEDED,
+              "Server busy: the limit of requests in progress ("
+                  + config.maxSessions
+                  + ") is reached; try again later");
+          return;
+        }
+        case STOPPED -> {
+          HttpExchanges.error(
+              ex, 503, r.id(), ErrorCodes.INTERNAL_ERROR, "Server closing: request not served");
+          return;
+        }
       }
       call.start();
     } else {
