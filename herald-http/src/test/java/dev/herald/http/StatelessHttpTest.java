@@ -602,6 +602,16 @@ class StatelessHttpTest {
     assertThat(get.statusCode()).isEqualTo(200); // never 405 for a handshake client
     get.body().close();
     assertThat(client.call(1, "quiet").statusCode()).isEqualTo(200);
+    HttpResponse<String> modernGet =
+        client.http.send(
+            HttpRequest.newBuilder(http.uri())
+                .header("Accept", "text/event-stream")
+                .header("MCP-Protocol-Version", "2026-07-28")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(modernGet.statusCode()).isEqualTo(405); // POST only in the 2026 era
+    assertThat(modernGet.headers().firstValue("Allow")).hasValue("POST");
     HttpResponse<String> call =
         old.sendForString(
             old.request()
