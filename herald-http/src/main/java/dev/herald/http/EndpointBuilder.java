@@ -100,7 +100,9 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
 
   /**
    * Most open sessions, both transports together (default 1024). An {@code initialize} beyond it
-   * is refused with 503 until a session ends.
+   * is refused with 503 until a session ends. The same number bounds the 2026-07-28 requests in
+   * progress, counted apart (each has its own short-lived session): one beyond it is refused with
+   * 503 and -32000.
    *
    * @throws IllegalArgumentException if less than 1
    */
@@ -232,7 +234,10 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
 
   /**
    * How long a standing (GET) stream may stay silent before a keep-alive comment is written to it
-   * (default 15 s). Keep it below the idle timeouts of proxies and containers in between.
+   * (default 15 s). Keep it below the idle timeouts of proxies and containers in between. A
+   * 2026-07-28 request's stream gets one after this interval or one second of silence, whichever
+   * is shorter: a client that left is noticed when the write fails, and its leaving cancels the
+   * request.
    *
    * @throws NullPointerException if {@code interval} is null
    * @throws IllegalArgumentException if not positive

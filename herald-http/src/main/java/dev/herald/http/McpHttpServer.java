@@ -217,6 +217,14 @@ public final class McpHttpServer implements AutoCloseable {
     return URI.create("http://" + hostForUri(host) + ":" + port() + legacySsePath);
   }
 
+  /**
+   * 2026-07-28 requests in progress: each has its own server session, ended with its exchange (MCP
+   * 2026-07-28 basic/transports/streamable-http).
+   */
+  public int statelessCount() {
+    return endpoint.statelessCount();
+  }
+
   /** Open sessions, both transports. */
   public int sessionCount() {
     return endpoint.sessionCount();

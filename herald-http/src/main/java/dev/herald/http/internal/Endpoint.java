@@ -27,6 +27,9 @@ public final class Endpoint {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  /** How long a 2026 request's stream may stay quiet before a keep-alive comment probes it. */
+  static final long STATELESS_PROBE_NANOS = Duration.ofSeconds(1).toNanos();
+
   final EndpointConfig config;
   final HostCheck hostCheck;
   private final Requests requests;
@@ -35,6 +38,10 @@ public final class Endpoint {
   final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
 
   final ConcurrentHashMap<String, LegacySession> legacySessions = new ConcurrentHashMap<>();
+
+  /** 2026-07-28 requests being served, each by its own server session. */
+  private final java.util.Set<StatelessCall> stateless = ConcurrentHashMap.newKeySet();
+
   private final AtomicInteger sessionCount = new AtomicInteger();
 
   /** Open (or reserved) sessions per client address; an entry goes when its count reaches zero. */
@@ -87,6 +94,48 @@ public final class Endpoint {
     }
   }
 
+  /**
+   * 2026-07-28 requests in progress (each with its own server session, closed when its exchange
+   * ends).
+   */
+  public int statelessCount() {
+    return stateless.size();
+  }
+
+  /** The outcome of {@link #statelessStarted}. */
+  enum StatelessAdmission {
+    OK,
+    /** As many 2026 requests as {@code maxSessions} are in progress. */
+    FULL,
+    /** The endpoint is stopped. */
+    STOPPED
+  }
+
+  /**
+   * Registers a 2026 request being served, within a bound of its own: as many in progress as the
+   * endpoint allows sessions, counted apart from them, so stateless traffic never takes a
+   * handshake client's slot.
+   */
+  StatelessAdmission statelessStarted(StatelessCall call) {
+    if (stopped) {
+      return StatelessAdmission.STOPPED;
+    }
+    if (stateless.size() >= config.maxSessions) {
+      return StatelessAdmission.FULL;
+    }
+    stateless.add(call);
+    if (stopped) { // close() ran meanwhile and may have missed it
+      stateless.remove(call);
+      return StatelessAdmission.STOPPED;
+    }
+    return StatelessAdmission.OK;
+  }
+
+  /** A 2026 request's exchange ended (answered, cancelled or closed). Once per call. */
+  void statelessEnded(StatelessCall call) {
+    stateless.remove(call);
+  }
+
   /** Open sessions, both transports. */
   public int sessionCount() {
     return sessionCount.get();
@@ -109,6 +158,9 @@ public final class Endpoint {
     }
     for (LegacySession session : new ArrayList<>(legacySessions.values())) {
       session.shutdown();
+    }
+    for (StatelessCall call : new ArrayList<>(stateless)) {
+      call.shutdown();
     }
   }
 
@@ -216,7 +268,10 @@ public final class Endpoint {
     }
   }
 
-  /** Ends idle sessions (both transports) and sends keep-alive comments on quiet streams. */
+  /**
+   * Ends idle sessions (both transports) and sends keep-alive comments on quiet streams, 2026
+   * request streams included.
+   */
   public void sweep() {
     long now = config.ticker.nanos();
     long sysNow = System.nanoTime();
@@ -235,6 +290,12 @@ public final class Endpoint {
       } else {
         s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
       }
+    }
+    // A 2026 stream is probed at least every second: containers notice a client that left only
+    // when a write fails, and that departure is the request's cancellation.
+    long probe = Math.min(config.keepAliveNanos, STATELESS_PROBE_NANOS);
+    for (StatelessCall c : stateless) {
+      c.keepAlive(sysNow, probe);
     }
   }
 }

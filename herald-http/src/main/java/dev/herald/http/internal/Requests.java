@@ -31,10 +31,12 @@ import org.jspecify.annotations.Nullable;
 final class Requests {
   private final Endpoint endpoint;
   private final EndpointConfig config;
+  private final StatelessPost stateless;
 
   Requests(Endpoint endpoint) {
     this.endpoint = endpoint;
     this.config = endpoint.config;
+    this.stateless = new StatelessPost(endpoint);
   }
 
   void handle(Exchange ex) {
@@ -54,15 +56,15 @@ final class Requests {
         case "POST" -> post(ex);
         case "GET" -> get(ex);
         case "DELETE" -> delete(ex);
-        default -> notAllowed(ex, "GET, POST, DELETE");
+        default -> notAllowed(ex, config.mcp.eras().handshake() ? "GET, POST, DELETE" : "POST");
       }
-    } else if (config.legacy && config.legacySsePath.equals(path)) {
+    } else if (legacy() && config.legacySsePath.equals(path)) {
       if ("GET".equals(method)) {
         legacyGet(ex);
       } else {
         notAllowed(ex, "GET");
       }
-    } else if (config.legacy && config.legacyPostPath.equals(path)) {
+    } else if (legacy() && config.legacyPostPath.equals(path)) {
       if ("POST".equals(method)) {
         legacyPost(ex);
       } else {
@@ -71,6 +73,11 @@ final class Requests {
     } else {
       reject(ex, 404, "Not Found");
     }
+  }
+
+  /** The 2024-11-05 HTTP+SSE endpoints are served only while the handshake era is. */
+  private boolean legacy() {
+    return config.legacy && config.mcp.eras().handshake();
   }
 
   // ---------------------------------------------------------------- Streamable HTTP
@@ -86,12 +93,22 @@ final class Requests {
       reject(ex, 415, "Unsupported Media Type: Content-Type must be application/json");
       return;
     }
-    if (!versionOk(ex)) {
-      return;
-    }
     readMessage(
         ex,
         message -> {
+          // Era routing comes first, before any session is looked up (MCP 2026-07-28
+          // basic/versioning, "Backward Compatibility").
+          if (StatelessPost.isStateless(ex.header(HttpExchanges.PROTOCOL_HEADER), message)) {
+            stateless.serve(ex, message);
+            return;
+          }
+          if (!config.mcp.eras().handshake()) {
+            handshakeRefused(ex, message);
+            return;
+          }
+          if (!versionOk(ex)) {
+            return;
+          }
           String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
           if (sessionId == null) {
             if (message instanceof JsonRpcMessage.Request r
@@ -134,7 +151,51 @@ final class Requests {
         });
   }
 
+  /**
+   * A handshake-era POST to a server that serves only 2026-07-28: refused with -32022 naming the
+   * versions it serves (MCP 2026-07-28 basic/versioning), no session made, {@code Mcp-Session-Id}
+   * ignored.
+   */
+  private void handshakeRefused(Exchange ex, JsonRpcMessage message) {
+    String requested = ex.header(HttpExchanges.PROTOCOL_HEADER);
+    if (message instanceof JsonRpcMessage.Request r && r.params() != null) {
+      tools.jackson.databind.JsonNode v = r.params().get("protocolVersion");
+      if (v != null && v.isString()) {
+        requested = v.stringValue();
+      }
+    }
+    var e =
+        dev.herald.wire.RequestMeta.unsupportedVersion(
+            requested == null ? ProtocolVersion.HTTP_DEFAULT.wire() : requested.strip(),
+            stateless.advertised());
+    HttpExchanges.error(
+        ex,
+        400,
+        message instanceof JsonRpcMessage.Request r ? r.id() : null,
+        e.code(),
+        e.toErrorObject().message(),
+        e.data());
+  }
+
+  /**
+   * Whether a GET or DELETE comes from the 2026 era or reaches a modern-only server: answered 405
+   * (MCP 2026-07-28 streamable-http, "POST only"; {@code Mcp-Session-Id} is not read).
+   */
+  private boolean postOnly(Exchange ex) {
+    String v = ex.header(HttpExchanges.PROTOCOL_HEADER);
+    var version =
+        v == null ? java.util.Optional.<ProtocolVersion>empty() : ProtocolVersion.parse(v.strip());
+    if (!config.mcp.eras().handshake() || (version.isPresent() && !version.get().handshake())) {
+      notAllowed(ex, "POST");
+      return true;
+    }
+    return false;
+  }
+
   private void get(Exchange ex) {
+    if (postOnly(ex)) {
+      return;
+    }
     if (!HttpExchanges.accepts(ex.header("Accept"), HttpExchanges.SSE)) {
       reject(ex, 406, "Not Acceptable: Accept must list text/event-stream");
       return;
@@ -190,6 +251,9 @@ final class Requests {
   }
 
   private void delete(Exchange ex) {
+    if (postOnly(ex)) {
+      return;
+    }
     String sessionId = ex.header(HttpExchanges.SESSION_HEADER);
     if (sessionId == null) {
       reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");

@@ -100,6 +100,14 @@ public final class McpServlet extends HttpServlet {
     super.destroy();
   }
 
+  /**
+   * 2026-07-28 requests in progress: each has its own server session, ended with its exchange (MCP
+   * 2026-07-28 basic/transports/streamable-http).
+   */
+  public int statelessCount() {
+    return endpoint.statelessCount();
+  }
+
   /** Open sessions, both transports. */
   public int sessionCount() {
     return endpoint.sessionCount();
