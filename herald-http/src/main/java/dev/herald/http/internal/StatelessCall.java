@@ -81,7 +81,7 @@ final class StatelessCall implements Transport, SseSink.Listener {
     }
     ServerSession s;
     try {
-      s = config.mcp.connect(this);
+      s = config.mcp.connectStateless(this);
     } catch (RuntimeException e) {
       LOG.log(System.Logger.Level.WARNING, "2026 request {0}: no session: {1}", id(), e);
       close(); // answers 503 and counts the call out
