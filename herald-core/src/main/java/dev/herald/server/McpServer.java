@@ -108,8 +108,12 @@ public final class McpServer {
   /** Which protocol eras this server answers. */
   final ServedEras eras;
 
+  /** Seals and opens the {@code requestState} of input rounds (2026-07-28). */
+  final RequestStateCodec requestStates;
+
   private McpServer(Builder b) {
     this.eras = b.eras;
+    this.requestStates = new RequestStateCodec(b.requestState);
     this.info = b.info;
     this.instructions = b.instructions;
     this.defaultLogLevel = b.defaultLogLevel;
@@ -371,8 +375,21 @@ public final class McpServer {
     private final List<Interceptor<ServerSession>> interceptors = new java.util.ArrayList<>();
     private EventListener.Factory eventListeners = EventListener.Factory.NONE;
     private ServedEras eras = ServedEras.DUAL;
+    private RequestStateSettings requestState = RequestStateSettings.defaults();
 
     private Builder() {}
+
+    /**
+     * How the {@code requestState} of a 2026-07-28 {@code InputRequiredResult} is signed, bound
+     * and bounded: keys (with rotation), lifetime, principal hook (default {@link
+     * RequestStateSettings#defaults()}: a random per-process key, 10 minutes).
+     *
+     * @throws NullPointerException if {@code settings} is null
+     */
+    public Builder requestState(RequestStateSettings settings) {
+      this.requestState = java.util.Objects.requireNonNull(settings, "settings");
+      return this;
+    }
 
     /**
      * Which protocol eras this server answers (default {@link ServedEras#DUAL}: the 2026-07-28

@@ -6,12 +6,10 @@ import dev.herald.internal.session.MethodRow;
 import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
-import dev.herald.wire.CallToolResult;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.GetPromptParams;
-import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
@@ -23,7 +21,6 @@ import dev.herald.wire.MetaKeys;
 import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ReadResourceParams;
-import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.UnsubscribeParams;
@@ -74,7 +71,9 @@ final class ServerMethods {
           MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
               .needs(TOOLS)
               .handler(ToolMethods::list),
-          MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, CallToolResult.class)
+          // CallToolResult, or InputRequiredResult in the 2026-07-28 era (so for prompts/get and
+          // resources/read): InputRounds
+          MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, Object.class)
               .needs(TOOLS)
               .handler(ToolMethods::call),
           MethodRow.request(
@@ -88,7 +87,7 @@ final class ServerMethods {
               .needs(RESOURCES)
               .handler(ResourceMethods::templates),
           MethodRow.request(
-                  McpMethods.RESOURCES_READ, ReadResourceParams.class, ReadResourceResult.class)
+                  McpMethods.RESOURCES_READ, ReadResourceParams.class, Object.class)
               .needs(RESOURCES)
               .handler(ResourceMethods::read),
           MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)
@@ -103,7 +102,7 @@ final class ServerMethods {
           MethodRow.request(McpMethods.PROMPTS_LIST, PaginatedParams.class, ListPromptsResult.class)
               .needs(PROMPTS)
               .handler(PromptMethods::list),
-          MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, GetPromptResult.class)
+          MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, Object.class)
               .needs(PROMPTS)
               .handler(PromptMethods::get),
           MethodRow.request(
