@@ -143,7 +143,13 @@ final class ServerMethods {
     @Override
     public boolean declared(ServerSession session, Capability capability, InboundCall call) {
       return switch (capability) {
-        case Capability.OfServer s -> s.declaredIn().test(session.serverCapabilities());
+        // a session without a handshake serves stateless requests: what the server declares now
+        case Capability.OfServer s ->
+            s.declaredIn()
+                .test(
+                    session.protocolVersion().isPresent()
+                        ? session.serverCapabilities()
+                        : session.server().capabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };
     }
