@@ -71,8 +71,7 @@ class InputRequiredFixtureIT {
 
   /** Sends a 2026-07-28 request and returns its response (result or error). */
   private JsonNode send(String method, ObjectNode params, String caps) throws Exception {
-    ObjectNode meta =
-        McpJson.object().put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+    ObjectNode meta = McpJson.object().put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
     meta.set("io.modelcontextprotocol/clientCapabilities", McpJson.mapper().readTree(caps));
     params.set("_meta", meta);
     int id = nextId++;
@@ -178,8 +177,7 @@ class InputRequiredFixtureIT {
         .contains("file:///test/root");
 
     JsonNode c1 =
-        inputRequired(
-            tool("test_input_required_result_request_state", ALL_CAPS, McpJson.object()));
+        inputRequired(tool("test_input_required_result_request_state", ALL_CAPS, McpJson.object()));
     assertThat(
             text(
                 tool(
@@ -208,7 +206,8 @@ class InputRequiredFixtureIT {
     assertThat(r1.get("inputRequests").propertyNames()).containsExactly("step1");
     JsonNode r2 =
         inputRequired(
-            tool(name, ALL_CAPS, retry(r1, McpJson.object().set("step1", accept("name", "Alice")))));
+            tool(
+                name, ALL_CAPS, retry(r1, McpJson.object().set("step1", accept("name", "Alice")))));
     assertThat(r2.get("inputRequests").propertyNames()).containsExactly("step2");
     assertThat(r2.get("requestState").stringValue())
         .isNotEqualTo(r1.get("requestState").stringValue());

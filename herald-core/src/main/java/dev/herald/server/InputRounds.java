@@ -72,7 +72,8 @@ final class InputRounds {
       return reverse(session, call, body);
     }
     RequestStateCodec codec = session.server().requestStates;
-    String arguments = RequestStateCodec.digest(RequestStateCodec.canonical(target.arguments()), 16);
+    String arguments =
+        RequestStateCodec.digest(RequestStateCodec.canonical(target.arguments()), 16);
     String principal = principal(codec, session, call);
     RequestStateCodec.Claims claims = null;
     if (target.requestState() != null) {
@@ -128,7 +129,10 @@ final class InputRounds {
   private static @Nullable String principal(
       RequestStateCodec codec, ServerSession session, InboundCall call) {
     String who =
-        codec.settings().principal.apply(new CallContext(session, call, InputRound.of(session, call)));
+        codec
+            .settings()
+            .principal
+            .apply(new CallContext(session, call, InputRound.of(session, call)));
     return who == null ? null : RequestStateCodec.digest("principal:" + who, 16);
   }
 

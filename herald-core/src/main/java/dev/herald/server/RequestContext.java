@@ -122,7 +122,8 @@ public interface RequestContext {
 
   /** {@link #elicit(ElicitParams)} under an input key of the handler's choosing. */
   default ElicitResult elicit(String key, ElicitParams params) throws InterruptedException {
-    return java.util.Objects.requireNonNull(ask(Map.of(key, InputRequest.elicit(params))).elicit(key));
+    return java.util.Objects.requireNonNull(
+        ask(Map.of(key, InputRequest.elicit(params))).elicit(key));
   }
 
   /**
@@ -137,7 +138,8 @@ public interface RequestContext {
 
   /** {@link #listRoots()} under an input key of the handler's choosing. */
   default List<Root> listRoots(String key) throws InterruptedException {
-    return java.util.Objects.requireNonNull(ask(Map.of(key, InputRequest.listRoots())).listRoots(key))
+    return java.util.Objects.requireNonNull(
+            ask(Map.of(key, InputRequest.listRoots())).listRoots(key))
         .roots();
   }
 

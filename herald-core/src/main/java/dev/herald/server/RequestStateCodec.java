@@ -128,7 +128,9 @@ final class RequestStateCodec {
     } catch (IllegalArgumentException e) {
       throw forged();
     }
-    if (!MessageDigest.isEqual(expected, given)) {
+    // only the canonical encoding: base64 leaves spare bits in the last character, and a state
+    // differing from the issued one in any character is not the issued one
+    if (!MessageDigest.isEqual(expected, given) || !B64.encodeToString(given).equals(parts[3])) {
       throw forged();
     }
     Claims claims = parse(inflate(payload));
@@ -145,7 +147,8 @@ final class RequestStateCodec {
       JsonNode tree = McpJson.mapper().readTree(json);
       Map<String, Answer> answers = new LinkedHashMap<>();
       for (Map.Entry<String, JsonNode> e : tree.get("a").properties()) {
-        answers.put(e.getKey(), new Answer(e.getValue().get("q").stringValue(), e.getValue().get("r")));
+        answers.put(
+            e.getKey(), new Answer(e.getValue().get("q").stringValue(), e.getValue().get("r")));
       }
       Map<String, String> asked = new LinkedHashMap<>();
       for (Map.Entry<String, JsonNode> e : tree.get("k").properties()) {
@@ -221,8 +224,7 @@ final class RequestStateCodec {
   /** A base64url SHA-256 digest of a string, cut to {@code bytes} bytes. */
   static String digest(String text, int bytes) {
     try {
-      byte[] d =
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return B64.encodeToString(java.util.Arrays.copyOf(d, bytes));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("SHA-256 is not available", e);

@@ -122,7 +122,8 @@ final class ReverseCalls {
                   : empty,
               null,
               null);
-      case InputRequest.CreateMessage m -> new ClientCapabilities(null, null, empty, null, null, null);
+      case InputRequest.CreateMessage m ->
+          new ClientCapabilities(null, null, empty, null, null, null);
       case InputRequest.ListRoots r ->
           new ClientCapabilities(null, new ClientCapabilities.Roots(null), null, null, null, null);
     };

@@ -86,8 +86,7 @@ final class ServerMethods {
                   ListResourceTemplatesResult.class)
               .needs(RESOURCES)
               .handler(ResourceMethods::templates),
-          MethodRow.request(
-                  McpMethods.RESOURCES_READ, ReadResourceParams.class, Object.class)
+          MethodRow.request(McpMethods.RESOURCES_READ, ReadResourceParams.class, Object.class)
               .needs(RESOURCES)
               .handler(ResourceMethods::read),
           MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)

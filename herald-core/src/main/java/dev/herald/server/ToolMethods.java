@@ -40,8 +40,7 @@ final class ToolMethods {
       return CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get());
     }
     InputRounds.Target target =
-        new InputRounds.Target(
-            call.method(), p.name(), args, p.inputResponses(), p.requestState());
+        new InputRounds.Target(call.method(), p.name(), args, p.inputResponses(), p.requestState());
     return InputRounds.serve(session, call, target, context -> run(tool, p.name(), args, context));
   }
 

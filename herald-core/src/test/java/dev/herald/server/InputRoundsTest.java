@@ -11,6 +11,7 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.InputRequest;
 import dev.herald.wire.InputResponses;
 import dev.herald.wire.ListRootsResult;
@@ -20,7 +21,6 @@ import dev.herald.wire.McpMethods;
 import dev.herald.wire.MetaKeys;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.PromptMessage;
-import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.Role;
 import dev.herald.wire.Root;
@@ -64,6 +64,13 @@ class InputRoundsTest {
     s.putArray("required").add(field);
     return s;
   }
+
+  private static final ResourceHandler ASKS_ROOTS =
+      read -> {
+        List<Root> roots = read.context().listRoots("roots");
+        return dev.herald.wire.ReadResourceResult.of(
+            dev.herald.wire.ResourceContents.text(read.uri(), "text/plain", roots.get(0).uri()));
+      };
 
   static McpServer.Builder fixture() {
     return McpServer.builder()
@@ -132,13 +139,16 @@ class InputRoundsTest {
               return CallToolResult.text(
                   "state " + ctx.requestState() + ", " + answer.action().wire());
             })
+        .resource(dev.herald.wire.Resource.of("test://asks", "asks", "text/plain"), ASKS_ROOTS)
+        .resource(dev.herald.wire.Resource.of("test://asks2", "asks2", "text/plain"), ASKS_ROOTS)
         .prompt(
             Prompt.of("asking_prompt", "asks for context", List.of()),
             get -> {
               ElicitResult r =
                   get.context().elicit("user_context", ElicitParams.form("Context?", NAME_SCHEMA));
               return GetPromptResult.of(
-                  null, List.of(PromptMessage.user("Use " + r.content().get("name").stringValue())));
+                  null,
+                  List.of(PromptMessage.user("Use " + r.content().get("name").stringValue())));
             });
   }
 
@@ -246,7 +256,10 @@ class InputRoundsTest {
     JsonNode r1 = send(client, McpMethods.TOOLS_CALL, first);
     String key1 = r1.get("inputRequests").propertyNames().iterator().next();
     JsonNode r2 =
-        send(client, McpMethods.TOOLS_CALL, retry(first, r1, McpJson.object().set(key1, accept("name", "Ada"))));
+        send(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r1, McpJson.object().set(key1, accept("name", "Ada"))));
     assertThat(r2.get("resultType").stringValue()).isEqualTo("input_required");
     String key2 = r2.get("inputRequests").propertyNames().iterator().next();
     assertThat(key2).isNotEqualTo(key1);
@@ -257,7 +270,10 @@ class InputRoundsTest {
 
     // the last retry carries only the last answer: the first one comes from the state
     JsonNode r3 =
-        send(client, McpMethods.TOOLS_CALL, retry(first, r2, McpJson.object().set(key2, accept("color", "blue"))));
+        send(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r2, McpJson.object().set(key2, accept("color", "blue"))));
     assertThat(text(r3)).isEqualTo("Ada likes blue");
   }
 
@@ -284,7 +300,8 @@ class InputRoundsTest {
                 (dev.herald.wire.SamplingContent) ContentBlock.text("Hi there"),
                 "m",
                 CreateMessageResult.StopReason.END_TURN)));
-    answers.set("client_roots", McpJson.toTree(ListRootsResult.of(List.of(Root.of("file:///r", "r")))));
+    answers.set(
+        "client_roots", McpJson.toTree(ListRootsResult.of(List.of(Root.of("file:///r", "r")))));
     JsonNode r2 = send(client, McpMethods.TOOLS_CALL, retry(first, r1, answers));
     assertThat(text(r2)).isEqualTo("Ada / Hi there / file:///r");
   }
@@ -296,7 +313,10 @@ class InputRoundsTest {
     JsonNode r1 = send(client, McpMethods.TOOLS_CALL, first);
 
     JsonNode again =
-        send(client, McpMethods.TOOLS_CALL, retry(first, r1, McpJson.object().set("wrong_key", accept("x", "y"))));
+        send(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r1, McpJson.object().set("wrong_key", accept("x", "y"))));
     assertThat(again.get("resultType").stringValue()).isEqualTo("input_required");
     assertThat(again.get("inputRequests").propertyNames()).containsExactly("user_name");
 
@@ -315,7 +335,10 @@ class InputRoundsTest {
     JsonNode r1 = send(client, McpMethods.TOOLS_CALL, first);
 
     McpException e =
-        refused(client, McpMethods.TOOLS_CALL, retry(first, r1, McpJson.object().put("user_name", 12345)));
+        refused(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r1, McpJson.object().put("user_name", 12345)));
     assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
     assertThat(e.getMessage()).contains("inputResponses[\"user_name\"]");
   }
@@ -328,7 +351,10 @@ class InputRoundsTest {
     assertThat(r1.get("inputRequests").propertyNames()).containsExactly("confirm");
 
     JsonNode r2 =
-        send(client, McpMethods.TOOLS_CALL, retry(first, r1, McpJson.object().set("confirm", accept("name", "ok"))));
+        send(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r1, McpJson.object().set("confirm", accept("name", "ok"))));
     assertThat(text(r2)).isEqualTo("state checkpoint-7, accept");
   }
 
@@ -341,9 +367,37 @@ class InputRoundsTest {
     assertThat(r1.get("inputRequests").propertyNames()).containsExactly("user_context");
 
     JsonNode r2 =
-        send(client, McpMethods.PROMPTS_GET, retry(first, r1, McpJson.object().set("user_context", accept("name", "tests"))));
+        send(
+            client,
+            McpMethods.PROMPTS_GET,
+            retry(first, r1, McpJson.object().set("user_context", accept("name", "tests"))));
     assertThat(r2.get("messages").get(0).get("content").get("text").stringValue())
         .isEqualTo("Use tests");
+  }
+
+  @Test
+  void resourcesReadAsksTheSameWayAndItsStateIsBoundToTheUri() throws Exception {
+    SessionEngine client = modernClient(fixture().build());
+    ObjectNode first = call("unused");
+    first.remove("name");
+    first.remove("arguments");
+    first.put("uri", "test://asks");
+    JsonNode r1 = send(client, McpMethods.RESOURCES_READ, first);
+    assertThat(r1.get("resultType").stringValue()).isEqualTo("input_required");
+    assertThat(r1.get("inputRequests").get("roots").get("method").stringValue())
+        .isEqualTo("roots/list");
+
+    ObjectNode answers =
+        McpJson.object()
+            .set("roots", McpJson.toTree(ListRootsResult.of(List.of(Root.of("file:///w", "w")))));
+    JsonNode r2 = send(client, McpMethods.RESOURCES_READ, retry(first, r1, answers));
+    assertThat(r2.get("contents").get(0).get("text").stringValue()).isEqualTo("file:///w");
+
+    ObjectNode elsewhere = retry(first, r1, answers);
+    elsewhere.put("uri", "test://asks2");
+    McpException e = refused(client, McpMethods.RESOURCES_READ, elsewhere);
+    assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
+    assertThat(e.getMessage()).contains("issued for a different request");
   }
 
   // ---- the state is attacker-controlled ----
@@ -359,10 +413,18 @@ class InputRoundsTest {
     for (String forged :
         List.of(
             state + "-TAMPERED",
-            flipLastChar(state),
+            lastChar(state, 'A'),
+            lastChar(state, 'B'),
+            lastChar(state, 'C'),
+            lastChar(state, 'D'),
+            middleChar(state),
+            state.replace(".p.", ".q."),
             "hs1.p.e30.AAAA",
             "not a state",
             "")) {
+      if (forged.equals(state)) {
+        continue;
+      }
       ObjectNode p = retry(first, r1, answers);
       p.put("requestState", forged);
       McpException e = refused(client, McpMethods.TOOLS_CALL, p);
@@ -371,9 +433,13 @@ class InputRoundsTest {
     }
   }
 
-  private static String flipLastChar(String s) {
-    char last = s.charAt(s.length() - 1);
-    return s.substring(0, s.length() - 1) + (last == 'A' ? 'B' : 'A');
+  private static String lastChar(String s, char c) {
+    return s.substring(0, s.length() - 1) + c;
+  }
+
+  private static String middleChar(String s) {
+    int i = s.length() / 3;
+    return s.substring(0, i) + (s.charAt(i) == 'x' ? 'y' : 'x') + s.substring(i + 1);
   }
 
   @Test
@@ -432,7 +498,9 @@ class InputRoundsTest {
     byte[] newKey = new byte[32];
     newKey[0] = 1;
     McpServer before =
-        fixture().requestState(RequestStateSettings.builder().signingKey("old", oldKey).build()).build();
+        fixture()
+            .requestState(RequestStateSettings.builder().signingKey("old", oldKey).build())
+            .build();
     McpServer after =
         fixture()
             .requestState(
@@ -442,14 +510,17 @@ class InputRoundsTest {
                     .build())
             .build();
     McpServer stranger =
-        fixture().requestState(RequestStateSettings.builder().signingKey("new", newKey).build()).build();
+        fixture()
+            .requestState(RequestStateSettings.builder().signingKey("new", newKey).build())
+            .build();
     ObjectNode first = call("greet");
     JsonNode r1 = send(modernClient(before), McpMethods.TOOLS_CALL, first);
     ObjectNode answers = McpJson.object().set("user_name", accept("name", "Ada"));
 
     assertThat(text(send(modernClient(after), McpMethods.TOOLS_CALL, retry(first, r1, answers))))
         .isEqualTo("Hello, Ada!");
-    McpException e = refused(modernClient(stranger), McpMethods.TOOLS_CALL, retry(first, r1, answers));
+    McpException e =
+        refused(modernClient(stranger), McpMethods.TOOLS_CALL, retry(first, r1, answers));
     assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS);
   }
 
@@ -523,7 +594,12 @@ class InputRoundsTest {
   void theSameHandlersServeAHandshakeEraSessionThroughReverseRequests() throws Exception {
     ClientCapabilities all =
         new ClientCapabilities(
-            null, new ClientCapabilities.Roots(null), McpJson.object(), McpJson.object(), null, null);
+            null,
+            new ClientCapabilities.Roots(null),
+            McpJson.object(),
+            McpJson.object(),
+            null,
+            null);
     Peers.RawPeer peer =
         Peers.connectRaw(
             fixture().build(),
@@ -532,7 +608,12 @@ class InputRoundsTest {
                 switch (c.method()) {
                   case McpMethods.ELICITATION_CREATE -> {
                     String field =
-                        c.params().get("requestedSchema").get("properties").propertyNames().iterator().next();
+                        c.params()
+                            .get("requestedSchema")
+                            .get("properties")
+                            .propertyNames()
+                            .iterator()
+                            .next();
                     yield accept(field, field.equals("name") ? "Ada" : "green");
                   }
                   case McpMethods.SAMPLING_CREATE_MESSAGE ->
