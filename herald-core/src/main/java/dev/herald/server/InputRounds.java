@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.internal.session.ExceptionTranslation;
 import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CallOptions;
 import dev.herald.wire.ErrorCodes;
@@ -107,6 +108,12 @@ final class InputRounds {
         }
         handlerState = e.state();
       }
+    } catch (Exception e) {
+      if (round.missing().isEmpty()
+          || ExceptionTranslation.classify(e, call) == ExceptionTranslation.Kind.CANCELLED) {
+        throw e;
+      }
+      asked = InputRequests.of(round.missing()); // an ask's InputRequired, wrapped by the handler
     }
     Map<String, String> digests = new LinkedHashMap<>();
     for (String key : asked.keys()) {

@@ -127,6 +127,19 @@ class InputRoundsTest {
               return CallToolResult.text("asked " + ctx.ask(asks).keys());
             })
         .tool(
+            Tool.builder("wraps_everything").build(),
+            call -> {
+              try {
+                return CallToolResult.text(
+                    call.context()
+                        .elicit("user_name", ElicitParams.form("Name?", NAME_SCHEMA))
+                        .action()
+                        .wire());
+              } catch (RuntimeException e) {
+                throw new IllegalStateException("wrapped", e); // a careless handler
+              }
+            })
+        .tool(
             Tool.builder("own_state").build(),
             call -> {
               RequestContext ctx = call.context();
@@ -326,6 +339,21 @@ class InputRoundsTest {
     withExtras.put("another_unexpected", 12345);
     assertThat(text(send(client, McpMethods.TOOLS_CALL, retry(first, again, withExtras))))
         .isEqualTo("Hello, Ada!");
+  }
+
+  @Test
+  void aHandlerThatCatchesAndWrapsTheSignalOfAnAskStillAsks() throws Exception {
+    SessionEngine client = modernClient(fixture().build());
+    ObjectNode first = call("wraps_everything");
+    JsonNode r1 = send(client, McpMethods.TOOLS_CALL, first);
+    assertThat(r1.get("resultType").stringValue()).isEqualTo("input_required");
+    assertThat(r1.get("inputRequests").propertyNames()).containsExactly("user_name");
+    JsonNode r2 =
+        send(
+            client,
+            McpMethods.TOOLS_CALL,
+            retry(first, r1, McpJson.object().set("user_name", accept("name", "Ada"))));
+    assertThat(text(r2)).isEqualTo("accept");
   }
 
   @Test
