@@ -255,6 +255,17 @@ class InputRequiredFixtureIT {
   }
 
   @Test
+  void anAskTheRequestDidNotDeclareIsRefusedWithMissingRequiredClientCapability() throws Exception {
+    JsonNode refused = tool("test_missing_capability", "{}", McpJson.object());
+    assertThat(refused.get("error").get("code").intValue()).isEqualTo(-32021);
+    assertThat(refused.get("error").get("data").get("requiredCapabilities").has("sampling"))
+        .isTrue();
+    JsonNode asked =
+        inputRequired(tool("test_streaming_elicitation", "{\"elicitation\":{}}", McpJson.object()));
+    assertThat(asked.get("inputRequests").propertyNames()).containsExactly("user_name");
+  }
+
+  @Test
   void theCapabilitiesToolAsksOnlyWhatTheRequestDeclared() throws Exception {
     JsonNode r =
         inputRequired(
