@@ -606,6 +606,34 @@ class InputRoundsTest {
   }
 
   @Test
+  void aStatelessMethodWithoutInputRoundsCannotAsk() throws Exception {
+    McpServer server =
+        fixture()
+            .prompt(
+                Prompt.of(
+                    "with_arg",
+                    "one argument",
+                    List.of(dev.herald.wire.PromptArgument.of("a", null, false))),
+                get -> GetPromptResult.of(null, List.of()))
+            .completion(
+                dev.herald.wire.PromptReference.of("with_arg"),
+                request -> {
+                  request.requestContext().elicit("nope", ElicitParams.form("Name?", NAME_SCHEMA));
+                  return List.of();
+                })
+            .build();
+    SessionEngine client = modernClient(server);
+    ObjectNode p =
+        McpJson.toObject(
+            dev.herald.wire.CompleteParams.of(
+                dev.herald.wire.PromptReference.of("with_arg"), "a", "b"));
+    p.set("_meta", call("x").get("_meta"));
+    McpException e = refused(client, McpMethods.COMPLETION_COMPLETE, p);
+    assertThat(e.code()).isEqualTo(ErrorCodes.INTERNAL_ERROR);
+    assertThat(e.getMessage()).contains("cannot ask the client for input");
+  }
+
+  @Test
   void listMethodsNeverAnswerInputRequired() throws Exception {
     SessionEngine client = modernClient(fixture().build());
     ObjectNode p = call("x");
