@@ -2,8 +2,12 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.client.McpClient;
 import dev.herald.testing.HeraldJar;
+import dev.herald.transport.stdio.SubprocessTransport;
+import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.Root;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -263,6 +267,40 @@ class InputRequiredFixtureIT {
     JsonNode asked =
         inputRequired(tool("test_streaming_elicitation", "{\"elicitation\":{}}", McpJson.object()));
     assertThat(asked.get("inputRequests").propertyNames()).containsExactly("user_name");
+  }
+
+  @Test
+  void theSameToolsServeAHandshakeEraClientThroughServerToClientRequests() throws Exception {
+    try (McpClient client =
+        McpClient.builder()
+            .info("handshake-era", "1")
+            .elicitation((params, context) -> {
+              String field =
+                  params.requestedSchema().get("properties").propertyNames().iterator().next();
+              return ElicitResult.accept(
+                  McpJson.object().put(field, field.equals("name") ? "Alice" : "blue"));
+            })
+            .roots(List.of(Root.of("file:///test/root", "Test Root")))
+            .connect(
+                SubprocessTransport.builder(
+                        HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
+                    .build())) {
+      assertThat(
+              client
+                  .callTool("test_input_required_result_elicitation", McpJson.object())
+                  .firstText())
+          .isEqualTo("Hello, Alice!");
+      assertThat(
+              client
+                  .callTool("test_input_required_result_multi_round", McpJson.object())
+                  .firstText())
+          .isEqualTo("Alice's favorite color is blue");
+      assertThat(
+              client
+                  .callTool("test_input_required_result_list_roots", McpJson.object())
+                  .firstText())
+          .isEqualTo("Client roots: file:///test/root");
+    }
   }
 
   @Test
