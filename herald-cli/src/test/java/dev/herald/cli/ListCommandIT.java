@@ -19,7 +19,7 @@ class ListCommandIT {
     List<String> lines = run.out().lines().toList();
     assertThat(lines.get(0)).startsWith("herald-demo ");
     assertThat(lines)
-        .contains("Tools (24)", "Resources (4)", "Resource templates (1)", "Prompts (5)");
+        .contains("Tools (36)", "Resources (4)", "Resource templates (1)", "Prompts (6)");
     String echo = lines.stream().filter(l -> l.startsWith("  echo ")).findFirst().orElseThrow();
     String slow = lines.stream().filter(l -> l.startsWith("  slow ")).findFirst().orElseThrow();
     assertThat(echo).endsWith("Returns the given text.");

@@ -10,6 +10,9 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.Implementation;
+import dev.herald.wire.InputRequest;
+import dev.herald.wire.InputResponses;
+import dev.herald.wire.ListRootsResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
@@ -17,17 +20,32 @@ import dev.herald.wire.RequestMeta;
 import dev.herald.wire.Root;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The request context a server handler sees: one inbound request on one session. */
+/**
+ * The request context a server handler sees: one inbound request on one session, and one run of
+ * its handler ({@link InputRound} answers its asks for input).
+ */
 final class CallContext implements RequestContext {
   private final ServerSession session;
   private final InboundCall call;
+  private final InputRound round;
 
+  /** A context for a method that has no input rounds of its own. */
   CallContext(ServerSession session, InboundCall call) {
+    this(session, call, InputRound.of(session, call));
+  }
+
+  CallContext(ServerSession session, InboundCall call, InputRound round) {
     this.session = session;
     this.call = call;
+    this.round = round;
+  }
+
+  InboundCall call() {
+    return call;
   }
 
   @Override
@@ -98,16 +116,64 @@ final class CallContext implements RequestContext {
   @Override
   public CreateMessageResult sample(CreateMessageParams params, CallOptions options)
       throws InterruptedException {
-    return ReverseCalls.sample(session, call, params, options);
+    return round.ask(null, InputRequest.createMessage(params), CreateMessageResult.class, options);
+  }
+
+  @Override
+  public CreateMessageResult sample(String key, CreateMessageParams params)
+      throws InterruptedException {
+    return round.ask(
+        key, InputRequest.createMessage(params), CreateMessageResult.class, CallOptions.defaults());
   }
 
   @Override
   public ElicitResult elicit(ElicitParams params, CallOptions options) throws InterruptedException {
-    return ReverseCalls.elicit(session, call, params, options);
+    return round.ask(null, InputRequest.elicit(params), ElicitResult.class, options);
+  }
+
+  @Override
+  public ElicitResult elicit(String key, ElicitParams params) throws InterruptedException {
+    return round.ask(key, InputRequest.elicit(params), ElicitResult.class, CallOptions.defaults());
   }
 
   @Override
   public List<Root> listRoots() throws InterruptedException {
-    return ReverseCalls.listRoots(session, call, CallOptions.defaults());
+    if (round.mode() == InputRound.Mode.REVERSE) {
+      return ReverseCalls.listRoots(session, call, CallOptions.defaults());
+    }
+    return round
+        .ask(null, InputRequest.listRoots(), ListRootsResult.class, CallOptions.defaults())
+        .roots();
+  }
+
+  @Override
+  public List<Root> listRoots(String key) throws InterruptedException {
+    if (round.mode() == InputRound.Mode.REVERSE) {
+      return ReverseCalls.listRoots(session, call, CallOptions.defaults());
+    }
+    return round
+        .ask(key, InputRequest.listRoots(), ListRootsResult.class, CallOptions.defaults())
+        .roots();
+  }
+
+  @Override
+  public InputResponses ask(Map<String, ? extends InputRequest> requests)
+      throws InterruptedException {
+    return round.askAll(requests, CallOptions.defaults());
+  }
+
+  @Override
+  public boolean canAsk(InputRequest request) {
+    return round.canAsk(request);
+  }
+
+  @Override
+  public @Nullable String requestState() {
+    return round.handlerState();
+  }
+
+  @Override
+  public InputResponses inputResponses() {
+    return round.responses();
   }
 }

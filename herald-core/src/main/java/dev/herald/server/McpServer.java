@@ -134,6 +134,9 @@ public final class McpServer {
   /** Which protocol eras this server answers. */
   final ServedEras eras;
 
+  /** Seals and opens the {@code requestState} of input rounds (2026-07-28). */
+  final RequestStateCodec requestStates;
+
   /** The caching hint of each area, for stateless results ({@link StatelessResults}). */
   private final java.util.EnumMap<CacheArea, CacheHint> cacheHints;
 
@@ -145,6 +148,7 @@ public final class McpServer {
 
   private McpServer(Builder b) {
     this.eras = b.eras;
+    this.requestStates = new RequestStateCodec(b.requestState);
     this.cacheHints = new java.util.EnumMap<>(b.cacheHints);
     this.extensions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
     this.infoTree = (ObjectNode) McpJson.toTree(b.info);
@@ -505,6 +509,7 @@ public final class McpServer {
     private final java.util.EnumMap<CacheArea, CacheHint> cacheHints =
         new java.util.EnumMap<>(CacheArea.class);
     private final LinkedHashMap<String, ObjectNode> extensions = new LinkedHashMap<>();
+    private RequestStateSettings requestState = RequestStateSettings.defaults();
 
     private Builder() {}
 
@@ -562,6 +567,18 @@ public final class McpServer {
       if (extensions.putIfAbsent(id, settings.deepCopy()) != null) {
         throw new IllegalArgumentException("extension " + id + " was already declared");
       }
+      return this;
+    }
+
+    /**
+     * How the {@code requestState} of a 2026-07-28 {@code InputRequiredResult} is signed, bound
+     * and bounded: keys (with rotation), lifetime, principal hook (default {@link
+     * RequestStateSettings#defaults()}: a random per-process key, 10 minutes).
+     *
+     * @throws NullPointerException if {@code settings} is null
+     */
+    public Builder requestState(RequestStateSettings settings) {
+      this.requestState = java.util.Objects.requireNonNull(settings, "settings");
       return this;
     }
 

@@ -5,6 +5,7 @@ import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.ListPromptsResult;
 import dev.herald.wire.McpException;
+import dev.herald.wire.McpJson;
 import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.PromptArgument;
@@ -25,8 +26,8 @@ final class PromptMethods {
     return ListPromptsResult.of(page.items(), page.nextCursor());
   }
 
-  static GetPromptResult get(ServerSession session, GetPromptParams p, InboundCall call)
-      throws Exception {
+  /** The prompt's {@link GetPromptResult}, or an {@code InputRequiredResult} (2026-07-28). */
+  static Object get(ServerSession session, GetPromptParams p, InboundCall call) throws Exception {
     PromptCatalog.Entry entry =
         session
             .findPrompt(p.name(), call)
@@ -41,8 +42,16 @@ final class PromptMethods {
             "Invalid params: prompt " + p.name() + " needs the argument '" + a.name() + "'");
       }
     }
-    GetPromptResult result =
-        entry.handler().get(new PromptGet(p.name(), args, new CallContext(session, call)));
-    return result == null ? GetPromptResult.of(null, List.of()) : result;
+    InputRounds.Target target =
+        new InputRounds.Target(
+            call.method(), p.name(), McpJson.toTree(args), p.inputResponses(), p.requestState());
+    return InputRounds.serve(
+        session,
+        call,
+        target,
+        context -> {
+          GetPromptResult result = entry.handler().get(new PromptGet(p.name(), args, context));
+          return result == null ? GetPromptResult.of(null, List.of()) : result;
+        });
   }
 }

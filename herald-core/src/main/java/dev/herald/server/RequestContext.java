@@ -9,12 +9,15 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.Implementation;
+import dev.herald.wire.InputRequest;
+import dev.herald.wire.InputResponses;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import dev.herald.wire.Root;
 import java.util.List;
 import java.util.Optional;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -99,11 +102,28 @@ public interface RequestContext {
   boolean pollStream();
 
   /**
-   * Asks the client's model for a message ({@code sampling/createMessage}) and waits for it. The
-   * request travels with this request and is cancelled with it.
+   * Asks the client's model for a message ({@code sampling/createMessage}) and returns the answer.
+   * One handler serves both eras:
    *
-   * @throws dev.herald.wire.McpException -32601 at once, sending nothing, if the client did not
-   *     declare {@code sampling} at initialize; or the client's error response
+   * <ul>
+   *   <li>In a handshake-era session this is a server-to-client request that travels with this
+   *       request, is cancelled with it, and is waited for.
+   *   <li>In a 2026-07-28 request of {@code tools/call}, {@code prompts/get} or {@code
+   *       resources/read} (MCP 2026-07-28 basic/patterns/mrtr) the answer comes from the client's
+   *       retry: when it is not there yet this throws {@link InputRequired}, which must be let
+   *       through; Herald answers the request with an {@code InputRequiredResult} and, on the
+   *       retry, runs the handler again from the start, when this call returns the answer. The
+   *       handler should therefore ask the same questions in the same order every time and do
+   *       nothing irreversible before its last ask. The input key is derived from the order of
+   *       the asks; {@link #sample(String, CreateMessageParams)} names it.
+   * </ul>
+   *
+   * @throws dev.herald.wire.McpException if the request did not declare {@code sampling}, at once
+   *     and sending nothing: -32601 in a handshake-era session, -32021 with {@code
+   *     data.requiredCapabilities} in a 2026-07-28 request; -32602 if the client's answer is not a
+   *     {@code CreateMessageResult}; -32603 when asked from another 2026-07-28 method; or the
+   *     client's error response
+   * @throws InputRequired (2026-07-28) when the answer is not there yet
    * @throws dev.herald.session.CancelledException if the call was cancelled (this request ended)
    * @throws InterruptedException if this request was cancelled while waiting
    */
@@ -111,34 +131,105 @@ public interface RequestContext {
     return sample(params, CallOptions.defaults());
   }
 
-  /** {@link #sample(CreateMessageParams)} with timeouts of its own. */
+  /** {@link #sample(CreateMessageParams)} with timeouts of its own (handshake era only). */
   default CreateMessageResult sample(CreateMessageParams params, CallOptions options)
       throws InterruptedException {
-    throw new UnsupportedOperationException("this context cannot make reverse calls");
+    throw new UnsupportedOperationException("this context cannot ask for input");
   }
 
   /**
-   * Asks the user for input through the client ({@code elicitation/create}) and waits for the
-   * answer. Same routing, cancellation and errors as {@link #sample(CreateMessageParams)}; the
-   * gate is {@code elicitation} (form mode) or {@code elicitation.url} (URL mode).
+   * {@link #sample(CreateMessageParams)} under an input key of the handler's choosing: the key of
+   * the {@code inputRequests} entry in the 2026-07-28 era, ignored in the handshake era.
+   */
+  default CreateMessageResult sample(String key, CreateMessageParams params)
+      throws InterruptedException {
+    return java.util.Objects.requireNonNull(
+        ask(Map.of(key, InputRequest.createMessage(params))).createMessage(key));
+  }
+
+  /**
+   * Asks the user for input through the client ({@code elicitation/create}) and returns the
+   * answer. Same eras, routing, cancellation and errors as {@link #sample(CreateMessageParams)};
+   * the capability is {@code elicitation} (form mode) or {@code elicitation.url} (URL mode).
    */
   default ElicitResult elicit(ElicitParams params) throws InterruptedException {
     return elicit(params, CallOptions.defaults());
   }
 
-  /** {@link #elicit(ElicitParams)} with timeouts of its own. */
+  /** {@link #elicit(ElicitParams)} with timeouts of its own (handshake era only). */
   default ElicitResult elicit(ElicitParams params, CallOptions options)
       throws InterruptedException {
-    throw new UnsupportedOperationException("this context cannot make reverse calls");
+    throw new UnsupportedOperationException("this context cannot ask for input");
+  }
+
+  /** {@link #elicit(ElicitParams)} under an input key of the handler's choosing. */
+  default ElicitResult elicit(String key, ElicitParams params) throws InterruptedException {
+    return java.util.Objects.requireNonNull(
+        ask(Map.of(key, InputRequest.elicit(params))).elicit(key));
   }
 
   /**
-   * The client's roots ({@code roots/list}). When the client declared {@code roots.listChanged},
-   * the answer is cached for the session until it sends {@code notifications/roots/list_changed};
-   * otherwise every call asks. Same routing, cancellation and errors as {@link
-   * #sample(CreateMessageParams)}; the gate is {@code roots}.
+   * The client's roots ({@code roots/list}). In a handshake-era session, when the client declared
+   * {@code roots.listChanged}, the answer is cached for the session until it sends {@code
+   * notifications/roots/list_changed}; otherwise every call asks. Same eras, routing, cancellation
+   * and errors as {@link #sample(CreateMessageParams)}; the capability is {@code roots}.
    */
   default List<Root> listRoots() throws InterruptedException {
-    throw new UnsupportedOperationException("this context cannot make reverse calls");
+    throw new UnsupportedOperationException("this context cannot ask for input");
+  }
+
+  /** {@link #listRoots()} under an input key of the handler's choosing. */
+  default List<Root> listRoots(String key) throws InterruptedException {
+    return java.util.Objects.requireNonNull(
+            ask(Map.of(key, InputRequest.listRoots())).listRoots(key))
+        .roots();
+  }
+
+  /**
+   * Asks several questions in one round and returns all the answers by key (read them with
+   * {@link InputResponses#elicit}, {@link InputResponses#createMessage}, {@link
+   * InputResponses#listRoots}). In a 2026-07-28 request the questions not answered yet go out
+   * together in one {@code InputRequiredResult}; in a handshake-era session they are sent one
+   * after the other. Errors as {@link #sample(CreateMessageParams)}; -32021 names every
+   * capability missing.
+   *
+   * {@snippet :
+   * InputResponses answers = ctx.ask(Map.of(
+   *     "user_name", InputRequest.elicit(ElicitParams.form("What is your name?", schema)),
+   *     "client_roots", InputRequest.listRoots()));
+   * String name = answers.elicit("user_name").content().get("name").stringValue();
+   * }
+   */
+  default InputResponses ask(Map<String, ? extends InputRequest> requests)
+      throws InterruptedException {
+    throw new UnsupportedOperationException("this context cannot ask for input");
+  }
+
+  /**
+   * Whether this request may ask {@code request}: the client declared the capability it needs,
+   * in its session or in this request's {@code _meta} (SEP-2575). A handler that can do without
+   * some input asks this first instead of failing with -32021.
+   */
+  default boolean canAsk(InputRequest request) {
+    return false;
+  }
+
+  /**
+   * The handler's own state from its last {@link InputRequired}, given back on the retry (it was
+   * signed by Herald and checked before the handler ran), or {@code null} on a first run.
+   */
+  default @Nullable String requestState() {
+    return null;
+  }
+
+  /**
+   * The answers the client sent with this retry ({@code inputResponses}, 2026-07-28), or in the
+   * handshake era the answers to the handler's last explicit {@link InputRequired}; empty on a
+   * first run. Entries are unchecked client input: the typed accessors fail with -32602 on a
+   * malformed entry. Handlers that ask through {@link #elicit}, {@link #sample}, {@link
+   * #listRoots} or {@link #ask} do not need this.
+   */
+  default InputResponses inputResponses() {
+    return new InputResponses(tools.jackson.databind.node.JsonNodeFactory.instance.objectNode());
   }
 }

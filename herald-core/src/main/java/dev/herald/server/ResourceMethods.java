@@ -46,23 +46,29 @@ final class ResourceMethods {
     return ListResourceTemplatesResult.of(page.items(), page.nextCursor());
   }
 
-  static ReadResourceResult read(ServerSession session, ReadResourceParams p, InboundCall call)
+  /** The resource's {@link ReadResourceResult}, or an {@code InputRequiredResult} (2026-07-28). */
+  static Object read(ServerSession session, ReadResourceParams p, InboundCall call)
       throws Exception {
     String uri = p.uri();
     ResourceCatalog.Resolved resolved = resolveReadable(session, uri, call);
-    ReadResourceResult result;
+    InputRounds.Target target =
+        new InputRounds.Target(call.method(), uri, null, p.inputResponses(), p.requestState());
     try {
-      result =
-          resolved
-              .handler()
-              .read(new ResourceRead(uri, resolved.variables(), new CallContext(session, call)));
+      return InputRounds.serve(
+          session,
+          call,
+          target,
+          context -> {
+            ReadResourceResult result =
+                resolved.handler().read(new ResourceRead(uri, resolved.variables(), context));
+            if (result == null) {
+              throw notFound(uri, call);
+            }
+            return result;
+          });
     } catch (McpException e) {
       throw inEra(e, call);
     }
-    if (result == null) {
-      throw notFound(uri, call);
-    }
-    return result;
   }
 
   static ObjectNode subscribe(ServerSession session, SubscribeParams p, InboundCall call) {

@@ -12,6 +12,7 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.InputRequest;
 import dev.herald.wire.ListRootsResult;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
@@ -23,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Server-to-client requests made by a handler (legacy era: {@code sampling/createMessage},
@@ -79,6 +81,52 @@ final class ReverseCalls {
       cache.offer(generation, roots);
     }
     return roots;
+  }
+
+  /**
+   * Sends one input request to the client as a server-to-client request (handshake era) and
+   * returns the answer: an {@link ElicitResult}, a {@link CreateMessageResult} or a {@link
+   * ListRootsResult}.
+   */
+  static Object fulfil(
+      ServerSession session, InboundCall call, InputRequest request, CallOptions options)
+      throws InterruptedException {
+    return switch (request) {
+      case InputRequest.Elicit e -> elicit(session, call, e.params(), options);
+      case InputRequest.CreateMessage m -> sample(session, call, m.params(), options);
+      case InputRequest.ListRoots r -> ListRootsResult.of(listRoots(session, call, options));
+    };
+  }
+
+  /** The client capability an input request needs. */
+  static Capability.OfClient capabilityOf(InputRequest request) {
+    return switch (request) {
+      case InputRequest.Elicit e ->
+          e.params().effectiveMode() == ElicitParams.Mode.URL ? URL_ELICITATION : FORM_ELICITATION;
+      case InputRequest.CreateMessage m -> SAMPLING;
+      case InputRequest.ListRoots r -> ROOTS;
+    };
+  }
+
+  /** What {@code data.requiredCapabilities} of -32021 names for an input request. */
+  static ClientCapabilities required(InputRequest request) {
+    ObjectNode empty = McpJson.object();
+    return switch (request) {
+      case InputRequest.Elicit e ->
+          new ClientCapabilities(
+              null,
+              null,
+              null,
+              e.params().effectiveMode() == ElicitParams.Mode.URL
+                  ? McpJson.object().set("url", empty)
+                  : empty,
+              null,
+              null);
+      case InputRequest.CreateMessage m ->
+          new ClientCapabilities(null, null, empty, null, null, null);
+      case InputRequest.ListRoots r ->
+          new ClientCapabilities(null, new ClientCapabilities.Roots(null), null, null, null, null);
+    };
   }
 
   private static final Capability.OfClient SAMPLING =

@@ -12,7 +12,6 @@ import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.GetPromptParams;
-import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
@@ -77,7 +76,9 @@ final class ServerMethods {
           MethodRow.request(McpMethods.TOOLS_LIST, PaginatedParams.class, ListToolsResult.class)
               .needs(TOOLS)
               .handler(ToolMethods::list),
-          MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, CallToolResult.class)
+          // CallToolResult, or InputRequiredResult in the 2026-07-28 era (so for prompts/get and
+          // resources/read): InputRounds
+          MethodRow.request(McpMethods.TOOLS_CALL, CallToolParams.class, Object.class)
               .needs(TOOLS)
               .handler(ToolMethods::call),
           MethodRow.request(
@@ -90,8 +91,7 @@ final class ServerMethods {
                   ListResourceTemplatesResult.class)
               .needs(RESOURCES)
               .handler(ResourceMethods::templates),
-          MethodRow.request(
-                  McpMethods.RESOURCES_READ, ReadResourceParams.class, ReadResourceResult.class)
+          MethodRow.request(McpMethods.RESOURCES_READ, ReadResourceParams.class, Object.class)
               .needs(RESOURCES)
               .handler(ResourceMethods::read),
           MethodRow.request(McpMethods.RESOURCES_SUBSCRIBE, SubscribeParams.class, ObjectNode.class)
@@ -106,7 +106,7 @@ final class ServerMethods {
           MethodRow.request(McpMethods.PROMPTS_LIST, PaginatedParams.class, ListPromptsResult.class)
               .needs(PROMPTS)
               .handler(PromptMethods::list),
-          MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, GetPromptResult.class)
+          MethodRow.request(McpMethods.PROMPTS_GET, GetPromptParams.class, Object.class)
               .needs(PROMPTS)
               .handler(PromptMethods::get),
           MethodRow.request(

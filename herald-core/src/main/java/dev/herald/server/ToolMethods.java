@@ -28,8 +28,8 @@ final class ToolMethods {
     return new ListToolsResult(page.items(), page.nextCursor(), null);
   }
 
-  static CallToolResult call(ServerSession session, CallToolParams p, InboundCall call)
-      throws Exception {
+  /** The tool's {@link CallToolResult}, or an {@code InputRequiredResult} (2026-07-28). */
+  static Object call(ServerSession session, CallToolParams p, InboundCall call) throws Exception {
     RegisteredTool tool = session.findTool(p.name(), call);
     if (tool == null) {
       throw McpException.invalidParams("Unknown tool: " + p.name());
@@ -39,24 +39,30 @@ final class ToolMethods {
     if (invalid.isPresent()) {
       return CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get());
     }
-    ToolCall toolCall = new ToolCall(p.name(), args, new CallContext(session, call));
+    InputRounds.Target target =
+        new InputRounds.Target(call.method(), p.name(), args, p.inputResponses(), p.requestState());
+    return InputRounds.serve(session, call, target, context -> run(tool, p.name(), args, context));
+  }
+
+  private static CallToolResult run(
+      RegisteredTool tool, String name, ObjectNode args, CallContext context) throws Exception {
     CallToolResult result;
     try {
-      result = tool.handler().call(toolCall);
+      result = tool.handler().call(new ToolCall(name, args, context));
+    } catch (InputRequired e) {
+      throw e;
     } catch (Exception e) {
-      if (ExceptionTranslation.classify(e, call) != ExceptionTranslation.Kind.BUG) {
+      if (ExceptionTranslation.classify(e, context.call()) != ExceptionTranslation.Kind.BUG) {
         throw e;
       }
       result =
           CallToolResult.error(
-              e.getMessage() == null
-                  ? "Tool " + p.name() + " failed"
-                  : LogData.clean(e.getMessage()));
+              e.getMessage() == null ? "Tool " + name + " failed" : LogData.clean(e.getMessage()));
     }
     if (result == null) {
       result = CallToolResult.of(List.of());
     }
-    return checkOutput(p.name(), tool, result);
+    return checkOutput(name, tool, result);
   }
 
   /** A successful result of a tool with an output schema must carry conforming structuredContent. */
