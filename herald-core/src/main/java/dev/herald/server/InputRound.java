@@ -113,7 +113,7 @@ final class InputRound {
 
   /** A run of a method other than the three that may ask for input. */
   static InputRound of(ServerSession session, InboundCall call) {
-    Mode mode = InputRounds.stateless(session, call) ? Mode.CLOSED : Mode.REVERSE;
+    Mode mode = call.stateless() ? Mode.CLOSED : Mode.REVERSE;
     return new InputRound(session, call, mode, Map.of(), null, noResponses(), null);
   }
 

@@ -51,25 +51,13 @@ final class InputRounds {
   }
 
   /**
-   * Whether {@code call} is a 2026-07-28 request served without a handshake: the session negotiated
-   * no version and the request names a modern one (what the method table's version gate read).
-   */
-  static boolean stateless(ServerSession session, InboundCall call) {
-    if (session.protocolVersion().isPresent()) {
-      return false;
-    }
-    String named = MetaKeys.protocolVersion(call.meta());
-    return named != null && ProtocolVersion.parse(named).map(v -> !v.handshake()).orElse(false);
-  }
-
-  /**
    * Runs {@code body} through its rounds.
    *
    * @return the body's result, or an {@link InputRequiredResult}
    */
   static Object serve(ServerSession session, InboundCall call, Target target, Body<?> body)
       throws Exception {
-    if (!stateless(session, call)) {
+    if (!call.stateless()) {
       return reverse(session, call, body);
     }
     RequestStateCodec codec = session.server().requestStates;
