@@ -827,7 +827,35 @@ public final class McpClient implements AutoCloseable {
       if (restarter != null) {
         restarter.watch(engine);
       }
+    } else {
+      listenForBuilderListeners();
     }
+  }
+
+  /**
+   * In the 2026-07-28 era list changes arrive only on a {@code subscriptions/listen}: the
+   * list-change listeners given to the builder get one, for the areas the server says it announces,
+   * so they hear what they would hear on a handshake-era session.
+   */
+  private void listenForBuilderListeners() throws InterruptedException {
+    ServerCapabilities caps = serverCapabilities();
+    Map<Area, List<Runnable>> given = settings.listChangedListeners();
+    boolean t = !given.getOrDefault(Area.TOOLS, List.of()).isEmpty() && caps.toolsListChanged();
+    boolean p = !given.getOrDefault(Area.PROMPTS, List.of()).isEmpty() && caps.promptsListChanged();
+    boolean r =
+        !given.getOrDefault(Area.RESOURCES, List.of()).isEmpty() && caps.resourcesListChanged();
+    if (!t && !p && !r) {
+      return;
+    }
+    listen(
+        new SubscriptionFilter(
+            t ? Boolean.TRUE : null, p ? Boolean.TRUE : null, r ? Boolean.TRUE : null, null, null),
+        new SubscriptionListener() {
+          @Override
+          public void listChanged(Area area) {
+            Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run);
+          }
+        });
   }
 
   /**
@@ -1142,7 +1170,9 @@ public final class McpClient implements AutoCloseable {
     /**
      * A listener for an area's {@code list_changed}, registered before the handshake so no change
      * is missed: the area's cache is stale and its next use refetches it. Called in arrival order,
-     * off the transport's reader.
+     * off the transport's reader. With a 2026-07-28 server, where list changes arrive only on a
+     * {@code subscriptions/listen}, the client opens one listen at connect for the areas that have
+     * such listeners and that the server announces.
      */
     public Builder onListChanged(Area area, Runnable listener) {
       Objects.requireNonNull(listChangedListeners.get(Objects.requireNonNull(area, "area")))

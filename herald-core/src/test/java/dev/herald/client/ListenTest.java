@@ -229,4 +229,22 @@ class ListenTest {
       assertThat(peer.requests(McpMethods.RESOURCES_UNSUBSCRIBE)).hasSize(1);
     }
   }
+
+  @Test
+  void builderListChangeListenersGetAListenOfTheirOwnOnA2026Server() throws Exception {
+    ModernPeer peer = peer();
+    List<String> told = new CopyOnWriteArrayList<>();
+    try (McpClient c =
+        McpClient.builder()
+            .onListChanged(McpClient.Area.TOOLS, () -> told.add("tools"))
+            .connect(peer.clientEnd())) {
+      JsonRpcMessage.Request listen = peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).get(0);
+      assertThat(listen.params().get("notifications").propertyNames())
+          .containsExactly("toolsListChanged");
+      c.tools();
+      peer.notifyListen(listen.id(), McpMethods.TOOLS_LIST_CHANGED, null);
+      Eventually.eventually(() -> told.equals(List.of("tools")), "the builder's listener was told");
+      assertThat(c.stale(McpClient.Area.TOOLS)).isTrue();
+    }
+  }
 }
