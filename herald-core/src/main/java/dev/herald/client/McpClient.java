@@ -793,6 +793,11 @@ public final class McpClient implements AutoCloseable {
     }
   }
 
+  /** The version the client speaks from now on (set by the negotiation at each attempt). */
+  void speaking(ProtocolVersion v) {
+    version = v;
+  }
+
   /** Whether the current session's connection is up. */
   boolean connected() {
     return engine.isOpen();

@@ -98,6 +98,7 @@ final class Negotiation {
       if (!transport.useProtocolVersion(version)) {
         return new FallBack(null, "the transport cannot carry " + version.wire());
       }
+      client.speaking(version);
       JsonNode node;
       try {
         node =
@@ -167,6 +168,7 @@ final class Negotiation {
     if (!transport.useProtocolVersion(offer)) {
       throw new TransportException("the transport cannot carry " + offer.wire());
     }
+    client.speaking(offer); // a handshake-era server's requests are answered from now on
     JsonNode node;
     try {
       node =
@@ -213,6 +215,7 @@ final class Negotiation {
     if (agreed != offer) {
       transport.useProtocolVersion(agreed);
     }
+    client.speaking(agreed);
     engine.version(agreed);
     engine.notify(McpMethods.INITIALIZED, null, null);
     return new Negotiated(agreed, result, null);

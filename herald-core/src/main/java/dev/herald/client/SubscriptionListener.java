@@ -23,8 +23,7 @@ public interface SubscriptionListener {
    * notifications/subscriptions/acknowledged}); {@code honoured} may be a strict subset of {@code
    * requested}. Called again each time the subscription is re-established.
    */
-  default void acknowledged(
-      dev.herald.wire.SubscriptionFilter requested, SubscriptionFilter honoured) {}
+  default void acknowledged(SubscriptionFilter requested, SubscriptionFilter honoured) {}
 
   /**
    * The subscription ended for good and will not be re-established: the server refused it, the
