@@ -53,7 +53,11 @@ final class CatalogCache<T> {
   private record Entry<T>(Page<T> page, long generation, long receivedNanos) {}
 
   private record Snapshot<T>(
-      long generation, List<T> items, long freshUntilNanos, boolean forever, @Nullable String identity) {}
+      long generation,
+      List<T> items,
+      long freshUntilNanos,
+      boolean forever,
+      @Nullable String identity) {}
 
   private final Fetcher<T> fetcher;
   private final Ticker ticker;

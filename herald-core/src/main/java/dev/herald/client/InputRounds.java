@@ -1,7 +1,6 @@
 package dev.herald.client;
 
 import dev.herald.internal.session.OutboundCall;
-import dev.herald.session.CallOptions;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
@@ -127,7 +126,9 @@ final class InputRounds {
           "the server answered "
               + method
               + " with "
-              + (type == null ? "a resultType that is not a string" : "the unknown resultType \"" + type + "\"")
+              + (type == null
+                  ? "a resultType that is not a string"
+                  : "the unknown resultType \"" + type + "\"")
               + "; this client knows \"complete\" and \"input_required\"");
     }
     InputRequiredResult asked;

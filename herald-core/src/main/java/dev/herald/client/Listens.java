@@ -96,7 +96,8 @@ final class Listens {
     boolean tools = filter.wantsToolsListChanged() && caps.toolsListChanged();
     boolean prompts = filter.wantsPromptsListChanged() && caps.promptsListChanged();
     boolean resources = filter.wantsResourcesListChanged() && caps.resourcesListChanged();
-    List<String> uris = caps.resourcesSubscribe() ? filter.resourceSubscriptionsOrEmpty() : List.of();
+    List<String> uris =
+        caps.resourcesSubscribe() ? filter.resourceSubscriptionsOrEmpty() : List.of();
     List<Runnable> removals = new ArrayList<>();
     List<ResourceSubscription> subscriptions = new ArrayList<>();
     handle.closer(() -> {
@@ -171,7 +172,8 @@ final class Listens {
       listen.endedByServer();
       return true;
     }
-    ObjectNode meta = n.params() != null && n.params().get("_meta") instanceof ObjectNode m ? m : null;
+    ObjectNode meta =
+        n.params() != null && n.params().get("_meta") instanceof ObjectNode m ? m : null;
     RequestId sid = MetaKeys.subscriptionId(meta);
     if (sid == null && !McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED.equals(n.method())) {
       return false;
@@ -250,7 +252,8 @@ final class Listens {
       if (!handle.isOpen() || over) {
         return;
       }
-      Throwable cause = error instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : error;
+      Throwable cause =
+          error instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : error;
       if (cause == null || serverEnded) {
         retry(); // the server ended it: listen again
         return;
@@ -285,7 +288,9 @@ final class Listens {
       OutboundCall call = current;
       if (call != null) {
         // no answer will come for it: end the call here (the cancel sent back is ignored)
-        Thread.ofVirtual().name("herald-listen-end").start(() -> call.cancel("ended by the server"));
+        Thread.ofVirtual()
+            .name("herald-listen-end")
+            .start(() -> call.cancel("ended by the server"));
       }
     }
 
@@ -304,7 +309,8 @@ final class Listens {
         case McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
           SubscriptionFilter honoured;
           try {
-            honoured = McpJson.fromTree(n.params(), SubscriptionsAcknowledgedParams.class).notifications();
+            honoured =
+                McpJson.fromTree(n.params(), SubscriptionsAcknowledgedParams.class).notifications();
           } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "malformed acknowledgement dropped: {0}", e);
             return;
@@ -313,7 +319,8 @@ final class Listens {
           handle.acknowledged(honoured);
           client.tell(() -> listener.acknowledged(filter, honoured));
         }
-        case McpMethods.TOOLS_LIST_CHANGED -> changed(McpClient.Area.TOOLS, filter.wantsToolsListChanged());
+        case McpMethods.TOOLS_LIST_CHANGED ->
+            changed(McpClient.Area.TOOLS, filter.wantsToolsListChanged());
         case McpMethods.PROMPTS_LIST_CHANGED ->
             changed(McpClient.Area.PROMPTS, filter.wantsPromptsListChanged());
         case McpMethods.RESOURCES_LIST_CHANGED ->
@@ -331,8 +338,7 @@ final class Listens {
           client.resourceChanged(p.uri());
           client.tell(() -> listener.resourceUpdated(p));
         }
-        default ->
-            LOG.log(System.Logger.Level.DEBUG, "dropped {0} on a subscription", n.method());
+        default -> LOG.log(System.Logger.Level.DEBUG, "dropped {0} on a subscription", n.method());
       }
     }
 

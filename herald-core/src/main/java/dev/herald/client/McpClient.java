@@ -2,6 +2,7 @@ package dev.herald.client;
 
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
@@ -10,7 +11,6 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
-import dev.herald.internal.session.OutboundCall;
 import dev.herald.wire.CacheableResult;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
@@ -18,14 +18,10 @@ import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
-import dev.herald.wire.MetaKeys;
-import dev.herald.wire.RequestMeta;
-import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.Implementation;
-import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
 import dev.herald.wire.ListResourceTemplatesResult;
@@ -36,11 +32,13 @@ import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.MetaKeys;
 import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ReadResourceParams;
 import dev.herald.wire.ReadResourceResult;
+import dev.herald.wire.RequestMeta;
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.ResourceUpdatedParams;
@@ -48,16 +46,15 @@ import dev.herald.wire.Root;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
+import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import dev.herald.wire.UnsubscribeParams;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -282,14 +279,18 @@ public final class McpClient implements AutoCloseable {
           "server/discover exists only in 2026-07-28; this client speaks " + version.wire());
     }
     DiscoverResult d = discovered.get();
-    if (d != null && settings.ticker().nanos() - (discoveredAt + d.effectiveTtlMs() * 1_000_000L) < 0) {
+    if (d != null
+        && settings.ticker().nanos() - (discoveredAt + d.effectiveTtlMs() * 1_000_000L) < 0) {
       return d;
     }
     JsonNode node =
-        await(send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered).result());
+        await(
+            send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered)
+                .result());
     DiscoverResult fresh = Negotiation.asDiscover(node);
     if (fresh == null) {
-      throw new McpException(ErrorCodes.INTERNAL_ERROR, "server/discover answered with no discover result");
+      throw new McpException(
+          ErrorCodes.INTERNAL_ERROR, "server/discover answered with no discover result");
     }
     return fresh;
   }
@@ -356,7 +357,9 @@ public final class McpClient implements AutoCloseable {
    */
   public void ping() throws InterruptedException {
     if (era() == ProtocolVersion.Era.MODERN) {
-      await(send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered).result());
+      await(
+          send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered)
+              .result());
       return;
     }
     await(engine.request(McpMethods.PING, null).result());
@@ -422,7 +425,10 @@ public final class McpClient implements AutoCloseable {
    * the area's {@code list_changed}, a 2026-07-28 page for its {@code ttlMs}.
    */
   private <R extends CacheableResult, T> CatalogCache<T> cache(
-      String method, Class<R> type, Function<R, List<T>> items, Function<R, @Nullable String> next) {
+      String method,
+      Class<R> type,
+      Function<R, List<T>> items,
+      Function<R, @Nullable String> next) {
     return new CatalogCache<>(
         cursor -> {
           JsonNode node =

@@ -54,7 +54,8 @@ final class Negotiation {
   private final Transport transport;
   private final ClientSettings settings;
 
-  Negotiation(McpClient client, SessionEngine engine, Transport transport, ClientSettings settings) {
+  Negotiation(
+      McpClient client, SessionEngine engine, Transport transport, ClientSettings settings) {
     this.client = client;
     this.engine = engine;
     this.transport = transport;
@@ -138,7 +139,8 @@ final class Negotiation {
           }
           case ErrorCodes.HEADER_MISMATCH, ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY -> throw e;
           default -> {
-            return new FallBack(null, "server/discover answered " + e.code() + " " + e.getMessage());
+            return new FallBack(
+                null, "server/discover answered " + e.code() + " " + e.getMessage());
           }
         }
       }

@@ -134,7 +134,12 @@ class EraNegotiationTest {
                     "\"protocolVersion\":\"2025-11-25\"", "\"protocolVersion\":\"2025-06-18\"")));
     try (McpClient c = client().connect(peer.clientEnd())) {
       assertThat(c.protocolVersion()).isEqualTo(ProtocolVersion.V2025_06_18);
-      assertThat(peer.requests(McpMethods.INITIALIZE).get(0).params().get("protocolVersion").stringValue())
+      assertThat(
+              peer.requests(McpMethods.INITIALIZE)
+                  .get(0)
+                  .params()
+                  .get("protocolVersion")
+                  .stringValue())
           .isEqualTo("2025-06-18");
     }
   }
@@ -157,8 +162,8 @@ class EraNegotiationTest {
   @Test
   void aRecognisedModernErrorKeepsTheClientFromFallingBack() {
     ModernPeer peer =
-        ModernPeer.legacy(r ->
-            error(r, ErrorCodes.HEADER_MISMATCH, "Header mismatch: Mcp-Method", null));
+        ModernPeer.legacy(
+            r -> error(r, ErrorCodes.HEADER_MISMATCH, "Header mismatch: Mcp-Method", null));
     assertThatThrownBy(() -> client().connect(peer.clientEnd()))
         .isInstanceOf(McpException.class)
         .satisfies(e -> assertThat(((McpException) e).code()).isEqualTo(-32020));
@@ -179,7 +184,8 @@ class EraNegotiationTest {
   @Test
   void aClientPinnedToAHandshakeVersionNeverProbesWithDiscover() throws Exception {
     ModernPeer peer = ModernPeer.legacy(r -> result(r, ModernPeer.DISCOVER));
-    try (McpClient c = client().protocolVersion(ProtocolVersion.V2025_11_25).connect(peer.clientEnd())) {
+    try (McpClient c =
+        client().protocolVersion(ProtocolVersion.V2025_11_25).connect(peer.clientEnd())) {
       assertThat(c.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
       assertThat(peer.requests(McpMethods.SERVER_DISCOVER)).isEmpty();
       assertThat(peer.requests().get(0).method()).isEqualTo(McpMethods.INITIALIZE);
@@ -215,8 +221,7 @@ class EraNegotiationTest {
                 ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
                 "This server speaks only 2026-07-28",
                 "{\"supported\":[\"2026-07-28\"],\"requested\":\"2025-11-25\"}"));
-    assertThatThrownBy(
-            () -> client().eras(EraPreference.HANDSHAKE_ONLY).connect(peer.clientEnd()))
+    assertThatThrownBy(() -> client().eras(EraPreference.HANDSHAKE_ONLY).connect(peer.clientEnd()))
         .isInstanceOf(McpException.class);
     assertThat(peer.requests(McpMethods.SERVER_DISCOVER)).isEmpty();
   }
@@ -247,11 +252,13 @@ class EraNegotiationTest {
   void inThe2026EraAServersRequestIsNeverAnswered() throws Exception {
     ModernPeer peer = new ModernPeer();
     try (McpClient c =
-        client().sampling((p, ctx) -> { throw new AssertionError("never asked"); })
+        client()
+            .sampling((p, ctx) -> {
+              throw new AssertionError("never asked");
+            })
             .connect(peer.clientEnd())) {
       peer.send(
-          new JsonRpcMessage.Request(
-              dev.herald.wire.RequestId.of(77), McpMethods.PING, null));
+          new JsonRpcMessage.Request(dev.herald.wire.RequestId.of(77), McpMethods.PING, null));
       c.tools(); // a round trip after the request: the client has read it
       assertThat(peer.responses()).isEmpty();
     }

@@ -39,7 +39,9 @@ class HeraldServerBothErasTest {
 
   private static McpServer.Builder server() {
     return McpServer.builder()
-        .tool(Tool.builder("echo").build(), call -> CallToolResult.text("echo " + call.string("x", "?")))
+        .tool(
+            Tool.builder("echo").build(),
+            call -> CallToolResult.text("echo " + call.string("x", "?")))
         .tool(
             Tool.builder("ask").build(),
             call -> {
@@ -56,7 +58,8 @@ class HeraldServerBothErasTest {
             });
   }
 
-  private McpClient connect(McpServer server, McpClient.Builder client) throws InterruptedException {
+  private McpClient connect(McpServer server, McpClient.Builder client)
+      throws InterruptedException {
     InMemoryTransport.Pair pair = InMemoryTransport.pair();
     server.connect(pair.server());
     McpClient c = client.connect(pair.client());
@@ -71,42 +74,50 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled("passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
+  @Disabled(
+      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithADualEraServer() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
     assertThat(c.discoverResult()).isPresent();
     assertThat(c.discoverResult().get().supportedVersions()).contains("2026-07-28");
     assertThat(c.tools()).extracting(Tool::name).contains("echo", "ask");
-    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText()).isEqualTo("echo hi");
+    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText())
+        .isEqualTo("echo hi");
   }
 
   @Test
   void aClientPinnedToTheHandshakeStillSpeaksItWithADualEraServer() throws Exception {
     McpClient c = connect(server().build(), client().eras(EraPreference.HANDSHAKE_ONLY));
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
-    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText()).isEqualTo("echo hi");
+    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText())
+        .isEqualTo("echo hi");
     assertThat(c.callTool("ask", null).firstText()).as("a reverse call").isEqualTo("hello Ada");
   }
 
   @Test
-  @Disabled("passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
+  @Disabled(
+      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithAModernOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.MODERN_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
-    assertThat(c.callTool("echo", McpJson.object().put("x", "yo")).firstText()).isEqualTo("echo yo");
+    assertThat(c.callTool("echo", McpJson.object().put("x", "yo")).firstText())
+        .isEqualTo("echo yo");
   }
 
   @Test
-  @Disabled("passes once era-core's ServedEras enforcement is merged (a handshake-only server refuses server/discover)")
+  @Disabled(
+      "passes once era-core's ServedEras enforcement is merged (a handshake-only server refuses server/discover)")
   void aLatestClientFallsBackToTheHandshakeWithAHandshakeOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.HANDSHAKE_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
-    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText()).isEqualTo("echo hi");
+    assertThat(c.callTool("echo", McpJson.object().put("x", "hi")).firstText())
+        .isEqualTo("echo hi");
   }
 
   @Test
-  @Disabled("passes once the mrtr branch is merged (a 2026 request's elicit becomes input_required)")
+  @Disabled(
+      "passes once the mrtr branch is merged (a 2026 request's elicit becomes input_required)")
   void aToolThatAsksForInputIsAnsweredByTheSameHandlerInThe2026Era() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);

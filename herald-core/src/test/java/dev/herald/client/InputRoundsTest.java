@@ -72,8 +72,11 @@ class InputRoundsTest {
     peer.on(
         McpMethods.TOOLS_CALL,
         rounds(
-            "{\"resultType\":\"input_required\",\"inputRequests\":{\"who\":" + ELICIT
-                + ",\"where\":" + ROOTS + "},\"requestState\":\"s-1\"}",
+            "{\"resultType\":\"input_required\",\"inputRequests\":{\"who\":"
+                + ELICIT
+                + ",\"where\":"
+                + ROOTS
+                + "},\"requestState\":\"s-1\"}",
             "{\"resultType\":\"input_required\",\"inputRequests\":{\"llm\":" + SAMPLE + "}}",
             DONE));
     try (McpClient c = client().connect(peer.clientEnd())) {
@@ -97,7 +100,8 @@ class InputRoundsTest {
         .isEqualTo("accept");
     assertThat(second.get("inputResponses").get("who").get("content").get("name").stringValue())
         .isEqualTo("Ada");
-    assertThat(second.get("inputResponses").get("where").get("roots").get(0).get("uri").stringValue())
+    assertThat(
+            second.get("inputResponses").get("where").get("roots").get(0).get("uri").stringValue())
         .isEqualTo("file:///w");
     assertThat(second.get("_meta").has("io.modelcontextprotocol/protocolVersion")).isTrue();
 
@@ -124,17 +128,22 @@ class InputRoundsTest {
       c.getPrompt("p", Map.of());
       c.readResource("test://r");
     }
-    assertThat(peer.requests(McpMethods.PROMPTS_GET).get(1).params().get("requestState").stringValue())
+    assertThat(
+            peer.requests(McpMethods.PROMPTS_GET).get(1).params().get("requestState").stringValue())
         .isEqualTo("p");
-    assertThat(peer.requests(McpMethods.PROMPTS_GET).get(1).params().has("inputResponses")).isFalse();
-    assertThat(peer.requests(McpMethods.RESOURCES_READ).get(1).params().get("inputResponses").has("r"))
+    assertThat(peer.requests(McpMethods.PROMPTS_GET).get(1).params().has("inputResponses"))
+        .isFalse();
+    assertThat(
+            peer.requests(McpMethods.RESOURCES_READ).get(1).params().get("inputResponses").has("r"))
         .isTrue();
   }
 
   @Test
   void aServerThatKeepsAskingIsStoppedAfterTheConfiguredNumberOfRounds() throws Exception {
     ModernPeer peer = new ModernPeer();
-    peer.on(McpMethods.TOOLS_CALL, rounds("{\"resultType\":\"input_required\",\"requestState\":\"again\"}"));
+    peer.on(
+        McpMethods.TOOLS_CALL,
+        rounds("{\"resultType\":\"input_required\",\"requestState\":\"again\"}"));
     try (McpClient c = client().maxInputRounds(3).connect(peer.clientEnd())) {
       assertThatThrownBy(() -> c.callTool("t", null))
           .isInstanceOf(McpException.class)
@@ -155,7 +164,9 @@ class InputRoundsTest {
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("sampling/createMessage")
           .hasMessageContaining("no sampling handler");
-      assertThat(c.capabilities().supportsSampling()).as("and it never declared sampling").isFalse();
+      assertThat(c.capabilities().supportsSampling())
+          .as("and it never declared sampling")
+          .isFalse();
     }
     assertThat(peer.requests(McpMethods.TOOLS_CALL)).hasSize(1);
   }

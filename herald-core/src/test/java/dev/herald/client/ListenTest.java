@@ -49,7 +49,11 @@ class ListenTest {
 
     @Override
     public void acknowledged(SubscriptionFilter requested, SubscriptionFilter honoured) {
-      seen.add("ack tools=" + honoured.wantsToolsListChanged() + " prompts=" + honoured.wantsPromptsListChanged());
+      seen.add(
+          "ack tools="
+              + honoured.wantsToolsListChanged()
+              + " prompts="
+              + honoured.wantsPromptsListChanged());
     }
 
     @Override
@@ -61,13 +65,15 @@ class ListenTest {
   /** A peer whose listens are acknowledged with tools list changes only, and held open. */
   private static ModernPeer peer() {
     ModernPeer peer = new ModernPeer();
-    peer.on(McpMethods.SUBSCRIPTIONS_LISTEN, r -> {
-      peer.notifyListen(
-          r.id(),
-          McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
-          "{\"notifications\":{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"file:///config\"]}}");
-      return null;
-    });
+    peer.on(
+        McpMethods.SUBSCRIPTIONS_LISTEN,
+        r -> {
+          peer.notifyListen(
+              r.id(),
+              McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
+              "{\"notifications\":{\"toolsListChanged\":true,\"resourceSubscriptions\":[\"file:///config\"]}}");
+          return null;
+        });
     return peer;
   }
 
@@ -83,10 +89,22 @@ class ListenTest {
       assertThat(s.requested()).isEqualTo(TOOLS_AND_CONFIG);
 
       JsonRpcMessage.Request listen = peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).get(0);
-      assertThat(listen.params().get("notifications").get("toolsListChanged").booleanValue()).isTrue();
-      assertThat(listen.params().get("notifications").get("resourceSubscriptions").get(0).stringValue())
+      assertThat(listen.params().get("notifications").get("toolsListChanged").booleanValue())
+          .isTrue();
+      assertThat(
+              listen
+                  .params()
+                  .get("notifications")
+                  .get("resourceSubscriptions")
+                  .get(0)
+                  .stringValue())
           .isEqualTo("file:///config");
-      assertThat(listen.params().get("_meta").get("io.modelcontextprotocol/protocolVersion").stringValue())
+      assertThat(
+              listen
+                  .params()
+                  .get("_meta")
+                  .get("io.modelcontextprotocol/protocolVersion")
+                  .stringValue())
           .isEqualTo("2026-07-28");
       Eventually.eventually(() -> rec.seen.contains("ack tools=true prompts=false"), "ack told");
     }
@@ -109,7 +127,8 @@ class ListenTest {
       peer.notifyListen(idA, McpMethods.TOOLS_LIST_CHANGED, null);
       peer.notifyListen(idB, McpMethods.RESOURCES_LIST_CHANGED, null);
       peer.notifyListen(idA, McpMethods.RESOURCES_UPDATED, "{\"uri\":\"file:///config\"}");
-      peer.notifyListen(idA, McpMethods.RESOURCES_UPDATED, "{\"uri\":\"file:///other\"}"); // not asked
+      peer.notifyListen(
+          idA, McpMethods.RESOURCES_UPDATED, "{\"uri\":\"file:///other\"}"); // not asked
       peer.notifyListen(idB, McpMethods.TOOLS_LIST_CHANGED, null); // not asked by b
       peer.notifyListen(RequestId.of(999), McpMethods.TOOLS_LIST_CHANGED, null); // no such listen
       peer.send(new JsonRpcMessage.Notification(McpMethods.PROMPTS_LIST_CHANGED, null)); // untagged
@@ -118,7 +137,8 @@ class ListenTest {
       Eventually.eventually(() -> one.seen.size() == 3 && two.seen.size() == 2, "delivered");
       c.tools();
       assertThat(one.seen)
-          .containsExactly("ack tools=true prompts=false", "changed TOOLS", "updated file:///config");
+          .containsExactly(
+              "ack tools=true prompts=false", "changed TOOLS", "updated file:///config");
       assertThat(two.seen).containsExactly("ack tools=true prompts=false", "changed RESOURCES");
       a.close();
       b.close();
@@ -129,31 +149,39 @@ class ListenTest {
   void aListenTheServerEndsIsSentAgainWithANewId() throws Exception {
     ModernPeer peer = new ModernPeer();
     java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-    peer.on(McpMethods.SUBSCRIPTIONS_LISTEN, r -> {
-      peer.notifyListen(r.id(), McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED, "{\"notifications\":{\"toolsListChanged\":true}}");
-      if (n.getAndIncrement() == 0) {
-        // the first one ends gracefully at once: a complete result naming it
-        return result(
-            r,
-            "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
-                + McpJson.toTree(r.id()) + "}}");
-      }
-      if (n.get() == 2) {
-        // the second one is torn down with notifications/cancelled (stdio)
-        peer.send(
-            new JsonRpcMessage.Notification(
-                McpMethods.CANCELLED,
-                McpJson.toObject(CancelledNotificationParams.of(r.id(), "server restarting"))));
-      }
-      return null;
-    });
+    peer.on(
+        McpMethods.SUBSCRIPTIONS_LISTEN,
+        r -> {
+          peer.notifyListen(
+              r.id(),
+              McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
+              "{\"notifications\":{\"toolsListChanged\":true}}");
+          if (n.getAndIncrement() == 0) {
+            // the first one ends gracefully at once: a complete result naming it
+            return result(
+                r,
+                "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
+                    + McpJson.toTree(r.id())
+                    + "}}");
+          }
+          if (n.get() == 2) {
+            // the second one is torn down with notifications/cancelled (stdio)
+            peer.send(
+                new JsonRpcMessage.Notification(
+                    McpMethods.CANCELLED,
+                    McpJson.toObject(CancelledNotificationParams.of(r.id(), "server restarting"))));
+          }
+          return null;
+        });
     Recorder rec = new Recorder();
     try (McpClient c = McpClient.builder().connect(peer.clientEnd());
         Subscription s = c.listen(new SubscriptionFilter(true, null, null, null, null), rec)) {
       Eventually.eventually(
           () -> peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).size() == 3, "listened three times");
       List<RequestId> ids =
-          peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).stream().map(JsonRpcMessage.Request::id).toList();
+          peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).stream()
+              .map(JsonRpcMessage.Request::id)
+              .toList();
       assertThat(ids).doesNotHaveDuplicates();
       RequestId current = ids.get(2);
       Eventually.eventually(() -> c.openListens() == 1, "one listen open");
@@ -224,7 +252,8 @@ class ListenTest {
               McpMethods.RESOURCES_UPDATED, ModernPeer.json("{\"uri\":\"file:///config\"}")));
       Eventually.eventually(() -> rec.seen.size() == 3, "delivered");
       assertThat(rec.seen)
-          .containsExactly("ack tools=true prompts=false", "changed TOOLS", "updated file:///config");
+          .containsExactly(
+              "ack tools=true prompts=false", "changed TOOLS", "updated file:///config");
       s.close();
       assertThat(peer.requests(McpMethods.RESOURCES_UNSUBSCRIBE)).hasSize(1);
     }

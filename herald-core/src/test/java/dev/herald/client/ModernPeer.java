@@ -82,8 +82,7 @@ final class ModernPeer implements Transport.Receiver {
   static JsonRpcMessage error(
       JsonRpcMessage.Request r, int code, String message, @Nullable String data) {
     return new JsonRpcMessage.Error(
-        r.id(),
-        new JsonRpcMessage.ErrorObject(code, message, data == null ? null : json(data)));
+        r.id(), new JsonRpcMessage.ErrorObject(code, message, data == null ? null : json(data)));
   }
 
   void send(JsonRpcMessage message) {

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.herald.session.CallOptions;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
-import dev.herald.wire.PromptReference;
-import dev.herald.wire.Role;
-import dev.herald.wire.SamplingContent;
 import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
@@ -16,6 +13,9 @@ import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MetaKeys;
+import dev.herald.wire.PromptReference;
+import dev.herald.wire.Role;
+import dev.herald.wire.SamplingContent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,15 +33,15 @@ class RequestMetadataTest {
 
   private static ModernPeer peer() {
     ModernPeer peer = new ModernPeer();
+    peer.on(McpMethods.TOOLS_CALL, r -> result(r, "{\"resultType\":\"complete\",\"content\":[]}"));
     peer.on(
-        McpMethods.TOOLS_CALL,
-        r -> result(r, "{\"resultType\":\"complete\",\"content\":[]}"));
-    peer.on(
-        McpMethods.PROMPTS_GET,
-        r -> result(r, "{\"resultType\":\"complete\",\"messages\":[]}"));
+        McpMethods.PROMPTS_GET, r -> result(r, "{\"resultType\":\"complete\",\"messages\":[]}"));
     peer.on(
         McpMethods.RESOURCES_READ,
-        r -> result(r, "{\"resultType\":\"complete\",\"contents\":[],\"ttlMs\":0,\"cacheScope\":\"public\"}"));
+        r ->
+            result(
+                r,
+                "{\"resultType\":\"complete\",\"contents\":[],\"ttlMs\":0,\"cacheScope\":\"public\"}"));
     peer.on(
         McpMethods.COMPLETION_COMPLETE,
         r -> result(r, "{\"resultType\":\"complete\",\"completion\":{\"values\":[]}}"));
@@ -58,7 +58,8 @@ class RequestMetadataTest {
     try (McpClient c =
         McpClient.builder()
             .info("meta-client", "3.1")
-            .sampling((p, ctx) -> CreateMessageResult.of(Role.ASSISTANT, SamplingContent.text("hi"), "m", null))
+            .sampling((p, ctx) ->
+                CreateMessageResult.of(Role.ASSISTANT, SamplingContent.text("hi"), "m", null))
             .connect(peer.clientEnd())) {
       c.tools();
       c.prompts();
@@ -110,7 +111,8 @@ class RequestMetadataTest {
     ModernPeer peer = peer();
     try (McpClient c =
         McpClient.builder()
-            .sampling((p, ctx) -> CreateMessageResult.of(Role.ASSISTANT, SamplingContent.text("hi"), "m", null))
+            .sampling((p, ctx) ->
+                CreateMessageResult.of(Role.ASSISTANT, SamplingContent.text("hi"), "m", null))
             .connect(peer.clientEnd())) {
       ClientCapabilities elicitation =
           new ClientCapabilities(
@@ -134,7 +136,8 @@ class RequestMetadataTest {
         ModernPeer.legacy(r -> ModernPeer.error(r, ErrorCodes.METHOD_NOT_FOUND, "nope", null));
     peer.on(McpMethods.TOOLS_CALL, r -> result(r, "{\"content\":[]}"));
     try (McpClient c = McpClient.builder().connect(peer.clientEnd())) {
-      ClientCapabilities roots = new ClientCapabilities(null, new ClientCapabilities.Roots(null), null, null, null, null);
+      ClientCapabilities roots =
+          new ClientCapabilities(null, new ClientCapabilities.Roots(null), null, null, null, null);
       c.callTool("t", null, CallOptions.builder().capabilities(roots).build());
       c.callTool("t", null);
       List<JsonRpcMessage.Request> calls = peer.requests(McpMethods.TOOLS_CALL);

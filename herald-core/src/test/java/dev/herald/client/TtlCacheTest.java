@@ -32,7 +32,8 @@ class TtlCacheTest {
   }
 
   private static String tools(String name, String ttl, String scope, String cursor) {
-    return "{\"resultType\":\"complete\",\"tools\":[{\"name\":\"" + name
+    return "{\"resultType\":\"complete\",\"tools\":[{\"name\":\""
+        + name
         + "\",\"inputSchema\":{\"type\":\"object\"}}]"
         + (ttl == null ? "" : ",\"ttlMs\":" + ttl)
         + (scope == null ? "" : ",\"cacheScope\":\"" + scope + "\"")
@@ -101,7 +102,10 @@ class TtlCacheTest {
     peer.on(McpMethods.TOOLS_LIST, r -> result(r, tools("mine", "60000", "private", null)));
     peer.on(
         McpMethods.PROMPTS_LIST,
-        r -> result(r, "{\"resultType\":\"complete\",\"prompts\":[],\"ttlMs\":60000,\"cacheScope\":\"public\"}"));
+        r ->
+            result(
+                r,
+                "{\"resultType\":\"complete\",\"prompts\":[],\"ttlMs\":60000,\"cacheScope\":\"public\"}"));
     AtomicReference<String> who = new AtomicReference<>("alice");
     try (McpClient c = client().cacheIdentity(who::get).connect(peer.clientEnd())) {
       c.tools();
@@ -134,14 +138,20 @@ class TtlCacheTest {
   void aListChangeOnAListenMakesAFreshListStale() throws Exception {
     ModernPeer peer = new ModernPeer();
     peer.on(McpMethods.TOOLS_LIST, r -> result(r, tools("a", "60000", "public", null)));
-    peer.on(McpMethods.SUBSCRIPTIONS_LISTEN, r -> {
-      peer.notifyListen(r.id(), McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED, "{\"notifications\":{\"toolsListChanged\":true}}");
-      return null; // held open
-    });
+    peer.on(
+        McpMethods.SUBSCRIPTIONS_LISTEN,
+        r -> {
+          peer.notifyListen(
+              r.id(),
+              McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
+              "{\"notifications\":{\"toolsListChanged\":true}}");
+          return null; // held open
+        });
     try (McpClient c = client().connect(peer.clientEnd())) {
       c.tools();
       Subscription s =
-          c.listen(new SubscriptionFilter(true, null, null, null, null), new SubscriptionListener() {});
+          c.listen(
+              new SubscriptionFilter(true, null, null, null, null), new SubscriptionListener() {});
       s.honoured().get();
       JsonRpcMessage.Request listen = peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).get(0);
       peer.notifyListen(listen.id(), McpMethods.TOOLS_LIST_CHANGED, null);

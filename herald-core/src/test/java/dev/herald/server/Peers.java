@@ -63,7 +63,8 @@ final class Peers {
   static Peer connect(McpServer server) throws InterruptedException {
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession session = server.connect(wire[1]);
-    McpClient client = McpClient.builder()
+    McpClient client =
+        McpClient.builder()
             .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
             .info("test-client", "1.0")
             .connect(wire[0]);

@@ -75,7 +75,10 @@ class ServerEventsTest {
       McpServer server, McpClient.Builder client, Transport serverEnd, MemoryTransport clientEnd)
       throws InterruptedException {
     ServerSession session = server.connect(serverEnd);
-    McpClient c = client.eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY).connect(clientEnd); // a handshake-era session
+    McpClient c =
+        client
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
+            .connect(clientEnd); // a handshake-era session
     open.add(c);
     awaitTrue(() -> session.state() == ServerSession.State.OPERATING);
     return session;
