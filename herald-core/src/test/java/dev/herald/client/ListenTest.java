@@ -267,6 +267,8 @@ class ListenTest {
         McpClient.builder()
             .onListChanged(McpClient.Area.TOOLS, () -> told.add("tools"))
             .connect(peer.clientEnd())) {
+      Eventually.eventually(
+          () -> !peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).isEmpty(), "the listen arrived");
       JsonRpcMessage.Request listen = peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).get(0);
       assertThat(listen.params().get("notifications").propertyNames())
           .containsExactly("toolsListChanged");
@@ -274,6 +276,35 @@ class ListenTest {
       peer.notifyListen(listen.id(), McpMethods.TOOLS_LIST_CHANGED, null);
       Eventually.eventually(() -> told.equals(List.of("tools")), "the builder's listener was told");
       assertThat(c.stale(McpClient.Area.TOOLS)).isTrue();
+    }
+  }
+
+  @Test
+  void aListenWhoseStreamBrokeIsSentAgain() throws Exception {
+    ModernPeer peer = new ModernPeer();
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    peer.on(
+        McpMethods.SUBSCRIPTIONS_LISTEN,
+        r -> {
+          if (n.getAndIncrement() == 0) {
+            // what the HTTP transport reports when a response stream ends without a response
+            return ModernPeer.error(
+                r,
+                ErrorCodes.INTERNAL_ERROR,
+                "reading the response from http://x/mcp failed",
+                null);
+          }
+          peer.notifyListen(
+              r.id(),
+              McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
+              "{\"notifications\":{\"toolsListChanged\":true}}");
+          return null;
+        });
+    try (McpClient c = McpClient.builder().connect(peer.clientEnd());
+        Subscription s =
+            c.listen(new SubscriptionFilter(true, null, null, null, null), new Recorder())) {
+      assertThat(s.honoured().get(5, TimeUnit.SECONDS).wantsToolsListChanged()).isTrue();
+      assertThat(peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN)).hasSize(2);
     }
   }
 }
