@@ -76,22 +76,22 @@ final class ModernWire implements Transport {
 
   @Override
   public boolean useProtocolVersion(ProtocolVersion version) {
-    if (!version.handshake() && !carriesModern(inner)) {
-      return false;
+    if (inner instanceof dev.herald.transport.http.StreamableHttpClientTransport
+        && !overridesHook(inner)) {
+      return httpBridge(inner, version);
     }
     return inner.useProtocolVersion(version);
   }
 
   /**
-   * Whether a transport can carry 2026-07-28 requests. Byte streams can; the Streamable HTTP
-   * client can once it implements {@link Transport#useProtocolVersion} (its 2026-07-28 mode).
-   * TODO(integrator): once the HTTP client transport's 2026-07-28 mode is merged, this check is
-   * always true and can go.
+   * Whether the transport implements {@link Transport#useProtocolVersion} itself.
+   *
+   * <p>TODO(integrator): the HTTP client transport's 2026-07-28 binding (clienthttp branch) has
+   * {@code modern(ProtocolVersion)} and {@code handshake()}; once it overrides {@code
+   * useProtocolVersion} (modern version: {@code modern(v)}; handshake version after a modern one:
+   * {@code handshake()}; {@code true}), this check and {@link #httpBridge} can go.
    */
-  private static boolean carriesModern(Transport transport) {
-    if (!(transport instanceof dev.herald.transport.http.StreamableHttpClientTransport)) {
-      return true;
-    }
+  private static boolean overridesHook(Transport transport) {
     try {
       return transport
               .getClass()
@@ -100,6 +100,33 @@ final class ModernWire implements Transport {
           != Transport.class;
     } catch (NoSuchMethodException e) {
       return false;
+    }
+  }
+
+  /**
+   * Switches the HTTP client transport's binding through its {@code modern(ProtocolVersion)} and
+   * {@code handshake()} methods when it has them; without them (no 2026-07-28 binding) only a
+   * handshake version can be carried.
+   */
+  private static boolean httpBridge(Transport transport, ProtocolVersion version) {
+    Class<?> type = transport.getClass();
+    try {
+      if (!version.handshake()) {
+        type.getMethod("modern", ProtocolVersion.class).invoke(transport, version);
+        return true;
+      }
+      Object modern = type.getMethod("modernVersion").invoke(transport);
+      if (modern instanceof java.util.Optional<?> o && o.isPresent()) {
+        type.getMethod("handshake").invoke(transport);
+      }
+      return true;
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return version.handshake();
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IllegalStateException(e.getCause());
     }
   }
 

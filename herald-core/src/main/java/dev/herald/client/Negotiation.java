@@ -96,7 +96,7 @@ final class Negotiation {
     Set<ProtocolVersion> tried = new HashSet<>();
     while (true) {
       tried.add(version);
-      if (!transport.useProtocolVersion(version)) {
+      if (!carries(version)) {
         return new FallBack(null, "the transport cannot carry " + version.wire());
       }
       client.speaking(version);
@@ -150,6 +150,18 @@ final class Negotiation {
       }
       engine.version(version);
       return new Negotiated(version, null, discovered);
+    }
+  }
+
+  /**
+   * Tells the transport the version; a transport that cannot switch to it (an HTTP connection that
+   * already spoke the handshake way) cannot carry it.
+   */
+  private boolean carries(ProtocolVersion version) {
+    try {
+      return transport.useProtocolVersion(version);
+    } catch (IllegalStateException e) {
+      return false;
     }
   }
 
