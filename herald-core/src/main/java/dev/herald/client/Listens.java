@@ -47,7 +47,11 @@ import tools.jackson.databind.node.ObjectNode;
  * server declared {@code listChanged} for, and {@code resources/subscribe} for the uris when it
  * declared {@code resources.subscribe}; the acknowledgement is that honoured subset, at once.
  *
- * <p>Thread-safe: {@code registering} makes a listen's id known before its notifications are read.
+ * <p>Thread-safe. A listen's id is known only once the engine sent it, so a notification for an
+ * unknown id read while a listen is being sent ({@code sending > 0}) is kept in {@code early} and
+ * delivered when that id is registered; {@code lock} guards {@code byId} and {@code early} and is
+ * held while a notification is handed on (which only enqueues), never while sending, so the
+ * listener sees a listen's notifications in arrival order.
  */
 final class Listens {
   private static final Duration FIRST_RETRY = Duration.ofMillis(100);
@@ -63,7 +67,13 @@ final class Listens {
 
   private final McpClient client;
   private final ConcurrentHashMap<RequestId, Listen> byId = new ConcurrentHashMap<>();
-  private final ReentrantLock registering = new ReentrantLock();
+  private final ReentrantLock lock = new ReentrantLock();
+  private final java.util.concurrent.atomic.AtomicInteger sending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Notifications for ids not registered yet, while a listen is being sent. Guarded by lock. */
+  private final java.util.Map<RequestId, List<JsonRpcMessage.Notification>> early =
+      new java.util.HashMap<>();
 
   Listens(McpClient client) {
     this.client = client;
@@ -165,7 +175,7 @@ final class Listens {
     }
     if (McpMethods.CANCELLED.equals(n.method())) {
       RequestId id = cancelledId(n.params());
-      Listen listen = id == null ? null : find(id);
+      Listen listen = id == null ? null : byId.get(id);
       if (listen == null) {
         return false;
       }
@@ -178,25 +188,25 @@ final class Listens {
     if (sid == null && !McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED.equals(n.method())) {
       return false;
     }
-    Listen listen = sid == null ? null : find(sid);
-    if (listen == null) {
-      if (modern) {
-        LOG.log(
-            System.Logger.Level.DEBUG, "dropped {0} for no open subscription {1}", n.method(), sid);
-      }
-      return modern;
-    }
-    listen.deliver(n);
-    return true;
-  }
-
-  private @Nullable Listen find(RequestId id) {
-    registering.lock();
+    lock.lock();
     try {
-      return byId.get(id);
+      Listen listen = sid == null ? null : byId.get(sid);
+      if (listen != null) {
+        listen.deliver(n);
+        return true;
+      }
+      if (sid != null && sending.get() > 0) {
+        early.computeIfAbsent(sid, k -> new ArrayList<>()).add(n);
+        return true;
+      }
     } finally {
-      registering.unlock();
+      lock.unlock();
     }
+    if (modern) {
+      LOG.log(
+          System.Logger.Level.DEBUG, "dropped {0} for no open subscription {1}", n.method(), sid);
+    }
+    return modern;
   }
 
   private static @Nullable RequestId cancelledId(@Nullable ObjectNode params) {
@@ -228,21 +238,37 @@ final class Listens {
         return;
       }
       OutboundCall call;
-      registering.lock();
+      serverEnded = false;
+      sending.incrementAndGet();
       try {
-        serverEnded = false;
         call =
             client.send(
                 McpMethods.SUBSCRIPTIONS_LISTEN,
                 McpJson.toObject(SubscriptionsListenParams.of(filter)),
                 CallOptions.builder().noTimeout().build());
         current = call;
-        byId.put(call.id(), this);
+        lock.lock();
+        try {
+          byId.put(call.id(), this);
+          List<JsonRpcMessage.Notification> first = early.remove(call.id());
+          if (first != null) {
+            first.forEach(this::deliver);
+          }
+        } finally {
+          lock.unlock();
+        }
       } catch (TransportException e) {
         end(e);
         return;
       } finally {
-        registering.unlock();
+        if (sending.decrementAndGet() == 0) {
+          lock.lock();
+          try {
+            early.clear(); // nobody is sending: what is left belongs to no listen
+          } finally {
+            lock.unlock();
+          }
+        }
       }
       call.result().whenComplete((result, error) -> after(call, error));
     }
@@ -316,8 +342,10 @@ final class Listens {
             return;
           }
           failures = 0;
-          handle.acknowledged(honoured);
-          client.tell(() -> listener.acknowledged(filter, honoured));
+          client.tell(() -> {
+            handle.acknowledged(honoured);
+            listener.acknowledged(filter, honoured);
+          });
         }
         case McpMethods.TOOLS_LIST_CHANGED ->
             changed(McpClient.Area.TOOLS, filter.wantsToolsListChanged());
