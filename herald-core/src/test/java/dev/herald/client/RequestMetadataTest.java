@@ -147,4 +147,21 @@ class RequestMetadataTest {
       assertThat(calls.get(1).params().has("_meta")).isFalse();
     }
   }
+
+  @Test
+  void cancellingA2026CallSendsCancelledNamingItsRequestId() throws Exception {
+    ModernPeer peer = peer();
+    peer.on(McpMethods.TOOLS_CALL, r -> null); // never answers
+    try (McpClient c = McpClient.builder().connect(peer.clientEnd())) {
+      ToolCallHandle h = c.callToolAsync("slow", null, CallOptions.defaults());
+      dev.herald.testing.Eventually.eventually(
+          () -> !peer.requests(McpMethods.TOOLS_CALL).isEmpty(), "the call arrived");
+      assertThat(h.cancel("enough")).isTrue();
+      dev.herald.testing.Eventually.eventually(
+          () -> !peer.notifications(McpMethods.CANCELLED).isEmpty(), "the cancel arrived");
+      ObjectNode p = peer.notifications(McpMethods.CANCELLED).get(0).params();
+      assertThat(McpJson.fromTree(p.get("requestId"), dev.herald.wire.RequestId.class))
+          .isEqualTo(peer.requests(McpMethods.TOOLS_CALL).get(0).id());
+    }
+  }
 }
