@@ -88,6 +88,13 @@ import tools.jackson.databind.node.ObjectNode;
  * listeners, and the host's roots. Handlers for server requests (sampling, elicitation, roots) are
  * given to the builder, which declares the matching capabilities.
  *
+ * <p>Both protocol eras (MCP 2026-07-28 basic/versioning): by default the client probes with
+ * {@code server/discover} and speaks 2026-07-28 (every request carries its metadata in {@code
+ * _meta}; no handshake, no session; {@code input_required} results are fulfilled with the same
+ * handlers; list changes and resource updates come through {@link #listen}), and falls back to the
+ * {@code initialize} handshake with a handshake-era server ({@link Builder#eras}, {@link
+ * Builder#protocolVersion}). {@link #era()} says which it speaks; the API is the same in both.
+ *
  * <p>Thread-safe: any number of threads may call at once; each call's progress goes to its own
  * listener only. Listeners run in arrival order on one virtual thread, never on the transport's
  * reader.
