@@ -48,6 +48,7 @@ final class InputRounds {
   private final CompletableFuture<JsonNode> result = new CompletableFuture<>();
   private final Token token = new Token();
   private volatile OutboundCall current;
+  private volatile int rounds = 1;
 
   private InputRounds(
       String method, ObjectNode params, Sender sender, ClientMethods answers, int maxRounds) {
@@ -69,6 +70,11 @@ final class InputRounds {
   /** The id of the round in flight (or the last one). */
   RequestId id() {
     return current.id();
+  }
+
+  /** How many rounds the call took so far (1: no {@code input_required}). */
+  int rounds() {
+    return rounds;
   }
 
   /** Completes with the final result (never an {@code input_required} one). */
@@ -171,6 +177,7 @@ final class InputRounds {
     }
     OutboundCall call = sender.send(retry);
     current = call;
+    rounds = round + 1;
     if (result.isDone()) {
       call.cancel("cancelled");
       return;

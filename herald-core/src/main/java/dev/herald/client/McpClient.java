@@ -138,6 +138,10 @@ public final class McpClient implements AutoCloseable {
   private final CatalogCache<Prompt> prompts;
   private final CatalogCache<Resource> resources;
   private final CatalogCache<ResourceTemplate> templates;
+
+  /** {@code resources/read} results a 2026-07-28 server marked cacheable. */
+  private final ReadCache reads;
+
   private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions =
       new ConcurrentHashMap<>();
   private final AtomicReference<List<Root>> roots;
@@ -169,6 +173,7 @@ public final class McpClient implements AutoCloseable {
         transports == null
             ? null
             : new SessionRestarter(transports, s.restartListeners(), new Restarts());
+    this.reads = new ReadCache(s.ticker());
     this.wire = new ModernWire(transport, listens::take);
     this.engine = newEngine(wire);
     this.tools =
@@ -471,7 +476,7 @@ public final class McpClient implements AutoCloseable {
 
   /** A subscribed resource changed ({@code notifications/resources/updated}). */
   void resourceChanged(String uri) {
-    // resources/read results are not cached (yet): nothing to invalidate
+    reads.invalidate(uri);
   }
 
   // ---------------------------------------------------------------- tools
@@ -539,13 +544,31 @@ public final class McpClient implements AutoCloseable {
     return readResource(uri, CallOptions.defaults());
   }
 
-  /** Reads a resource with per-call options; see {@link #getPrompt(String, Map, CallOptions)}. */
+  /**
+   * Reads a resource with per-call options; see {@link #getPrompt(String, Map, CallOptions)}. From
+   * a 2026-07-28 server a result is reused while its {@code ttlMs} lasts (per {@link
+   * Builder#cacheIdentity} when {@code private}), until {@code notifications/resources/updated}
+   * for the uri arrives on a {@link #listen}; one reached through {@code input_required} rounds is
+   * never reused.
+   */
   public ReadResourceResult readResource(String uri, CallOptions options)
       throws InterruptedException {
+    boolean modern = era() == ProtocolVersion.Era.MODERN;
+    String who = settings.cacheIdentity().get();
+    if (modern) {
+      ReadResourceResult cached = reads.get(uri, who);
+      if (cached != null) {
+        return cached;
+      }
+    }
     ObjectNode params = McpJson.toObject(ReadResourceParams.of(uri));
-    return McpJson.resultFromTree(
-        await(rounds(McpMethods.RESOURCES_READ, params, options).result()),
-        ReadResourceResult.class);
+    InputRounds call = rounds(McpMethods.RESOURCES_READ, params, options);
+    ReadResourceResult result =
+        McpJson.resultFromTree(await(call.result()), ReadResourceResult.class);
+    if (modern && call.rounds() == 1) {
+      reads.put(uri, who, result, settings.ticker().nanos());
+    }
+    return result;
   }
 
   public CompleteResult complete(CompleteParams params) throws InterruptedException {

@@ -174,4 +174,60 @@ class TtlCacheTest {
       assertThat(peer.requests(McpMethods.SERVER_DISCOVER)).hasSize(2);
     }
   }
+
+  @Test
+  void aReadIsReusedForItsTtlUntilTheResourceIsUpdated() throws Exception {
+    ModernPeer peer = new ModernPeer();
+    peer.on(
+        McpMethods.RESOURCES_READ,
+        r ->
+            result(
+                r,
+                "{\"resultType\":\"complete\",\"contents\":[{\"uri\":\"test://r\",\"text\":\"x\"}],"
+                    + "\"ttlMs\":60000,\"cacheScope\":\"public\"}"));
+    peer.on(
+        McpMethods.SUBSCRIPTIONS_LISTEN,
+        r -> {
+          peer.notifyListen(
+              r.id(),
+              McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED,
+              "{\"notifications\":{\"resourceSubscriptions\":[\"test://r\"]}}");
+          return null;
+        });
+    try (McpClient c = client().connect(peer.clientEnd())) {
+      c.readResource("test://r");
+      c.readResource("test://r");
+      assertThat(peer.requests(McpMethods.RESOURCES_READ)).hasSize(1);
+      Subscription s =
+          c.listen(
+              new SubscriptionFilter(null, null, null, java.util.List.of("test://r"), null),
+              new SubscriptionListener() {});
+      s.honoured().get();
+      JsonRpcMessage.Request listen = peer.requests(McpMethods.SUBSCRIPTIONS_LISTEN).get(0);
+      peer.notifyListen(listen.id(), McpMethods.RESOURCES_UPDATED, "{\"uri\":\"test://r\"}");
+      c.tools(); // a round trip after the update: it has been read
+      c.readResource("test://r");
+      assertThat(peer.requests(McpMethods.RESOURCES_READ)).hasSize(2);
+    }
+  }
+
+  @Test
+  void aReadReachedThroughInputRoundsIsNeverReused() throws Exception {
+    ModernPeer peer = new ModernPeer();
+    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    peer.on(
+        McpMethods.RESOURCES_READ,
+        r ->
+            result(
+                r,
+                n.getAndIncrement() % 2 == 0
+                    ? "{\"resultType\":\"input_required\",\"requestState\":\"s\"}"
+                    : "{\"resultType\":\"complete\",\"contents\":[],\"ttlMs\":60000,"
+                        + "\"cacheScope\":\"public\"}"));
+    try (McpClient c = client().connect(peer.clientEnd())) {
+      c.readResource("test://r");
+      c.readResource("test://r");
+      assertThat(peer.requests(McpMethods.RESOURCES_READ)).hasSize(4);
+    }
+  }
 }
