@@ -135,6 +135,52 @@ final class ClientMethods {
     return ListRootsResult.of(roots.get());
   }
 
+  // ---------------------------------------------------------------- 2026-07-28 input requests
+
+  /**
+   * Answers an {@code elicitation/create} input request of an {@code input_required} result with
+   * the same handler as a handshake-era server's request.
+   *
+   * @throws IllegalStateException when the host gave no elicitation handler
+   */
+  ElicitResult elicitInput(String key, ElicitParams p, ClientRequestContext context)
+      throws Exception {
+    if (elicitation == null) {
+      throw missing(key, McpMethods.ELICITATION_CREATE, "elicitation");
+    }
+    return ElicitationDefaults.apply(p.requestedSchema(), nonNull(elicitation.elicit(p, context)));
+  }
+
+  /** Answers a {@code sampling/createMessage} input request (see {@link #elicitInput}). */
+  CreateMessageResult sampleInput(String key, CreateMessageParams p, ClientRequestContext context)
+      throws Exception {
+    if (sampling == null) {
+      throw missing(key, McpMethods.SAMPLING_CREATE_MESSAGE, "sampling");
+    }
+    return nonNull(sampling.createMessage(p, context));
+  }
+
+  /** Answers a {@code roots/list} input request (see {@link #elicitInput}). */
+  ListRootsResult rootsInput(String key) {
+    if (roots == null) {
+      throw missing(key, McpMethods.ROOTS_LIST, "roots");
+    }
+    return ListRootsResult.of(roots.get());
+  }
+
+  private static IllegalStateException missing(String key, String method, String handler) {
+    return new IllegalStateException(
+        "the server asked for "
+            + method
+            + " input (key \""
+            + key
+            + "\") but this client has no "
+            + handler
+            + " handler; give McpClient.Builder."
+            + handler
+            + "(...) one");
+  }
+
   private static <T> T nonNull(@Nullable T result) {
     if (result == null) {
       throw McpException.internal("the host's handler returned no result");

@@ -27,6 +27,15 @@ import org.jspecify.annotations.Nullable;
  * this, so changing the builder afterwards cannot change a live client.
  *
  * @param capabilities what the client declares: the builder's extras plus those its handlers imply
+ * @param legacyVersion the version offered in {@code initialize}
+ * @param modernVersion the version a 2026-07-28-era client names in every request's {@code _meta}
+ * @param eras which era the client tries first, and whether it may change era
+ * @param discoverTimeout how long the {@code server/discover} probe waits before the client takes
+ *     the server for a handshake-era one
+ * @param maxInputRounds how many {@code input_required} rounds one call may take
+ * @param cacheIdentity who the transport's credentials speak for, read when a result is cached:
+ *     {@code private} cache entries are kept per identity and never served to another; {@code
+ *     null} keeps no private entry at all
  * @param interceptors the host's interceptors around every request the server sends, outermost first
  * @param eventListeners makes the event listener of each session the client opens
  * @param transports where fresh transports come from when a lost session is replaced; null when the
@@ -35,7 +44,12 @@ import org.jspecify.annotations.Nullable;
 record ClientSettings(
     Implementation info,
     ClientCapabilities capabilities,
-    ProtocolVersion version,
+    ProtocolVersion legacyVersion,
+    ProtocolVersion modernVersion,
+    EraPreference eras,
+    Duration discoverTimeout,
+    int maxInputRounds,
+    Supplier<@Nullable String> cacheIdentity,
     CallOptions defaults,
     Duration initializeTimeout,
     Ticker ticker,

@@ -2,6 +2,7 @@ package dev.herald.client;
 
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.internal.session.OutboundCall;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
@@ -10,16 +11,17 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
+import dev.herald.wire.CacheableResult;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
+import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.Implementation;
-import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
 import dev.herald.wire.ListResourceTemplatesResult;
@@ -30,11 +32,13 @@ import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
+import dev.herald.wire.MetaKeys;
 import dev.herald.wire.PaginatedParams;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ReadResourceParams;
 import dev.herald.wire.ReadResourceResult;
+import dev.herald.wire.RequestMeta;
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceTemplate;
 import dev.herald.wire.ResourceUpdatedParams;
@@ -42,15 +46,15 @@ import dev.herald.wire.Root;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
+import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import dev.herald.wire.UnsubscribeParams;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -84,12 +88,22 @@ import tools.jackson.databind.node.ObjectNode;
  * listeners, and the host's roots. Handlers for server requests (sampling, elicitation, roots) are
  * given to the builder, which declares the matching capabilities.
  *
+ * <p>Both protocol eras (MCP 2026-07-28 basic/versioning): by default the client probes with
+ * {@code server/discover} and speaks 2026-07-28 (every request carries its metadata in {@code
+ * _meta}; no handshake, no session; {@code input_required} results are fulfilled with the same
+ * handlers; list changes and resource updates come through {@link #listen}), and falls back to the
+ * {@code initialize} handshake with a handshake-era server ({@link Builder#eras}, {@link
+ * Builder#protocolVersion}). {@link #era()} says which it speaks; the API is the same in both.
+ *
  * <p>Thread-safe: any number of threads may call at once; each call's progress goes to its own
  * listener only. Listeners run in arrival order on one virtual thread, never on the transport's
  * reader.
  */
 public final class McpClient implements AutoCloseable {
   private volatile SessionEngine engine;
+
+  /** The first session's transport, as the engine sees it. */
+  private final ModernWire wire;
 
   /** The builder's settings, frozen at connect: every session is opened from these. */
   private final ClientSettings settings;
@@ -101,6 +115,15 @@ public final class McpClient implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicBoolean();
   private volatile @Nullable LoggingLevel requestedLevel;
   private final AtomicReference<@Nullable InitializeResult> init = new AtomicReference<>();
+
+  /** The server's last {@code server/discover} answer (2026-07-28 era); null in the handshake era. */
+  private final AtomicReference<@Nullable DiscoverResult> discovered = new AtomicReference<>();
+
+  /** When {@link #discovered} arrived, on the settings' ticker. */
+  private volatile long discoveredAt;
+
+  /** The subscriptions opened with {@link #listen}, and the demultiplexer of their notifications. */
+  private final Listens listens;
 
   /**
    * What the server declared in its last {@code initialize} answer, learnt on the transport's
@@ -115,6 +138,10 @@ public final class McpClient implements AutoCloseable {
   private final CatalogCache<Prompt> prompts;
   private final CatalogCache<Resource> resources;
   private final CatalogCache<ResourceTemplate> templates;
+
+  /** {@code resources/read} results a 2026-07-28 server marked cacheable. */
+  private final ReadCache reads;
+
   private final Map<String, CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>>> subscriptions =
       new ConcurrentHashMap<>();
   private final AtomicReference<List<Root>> roots;
@@ -135,7 +162,8 @@ public final class McpClient implements AutoCloseable {
     this.listeners = new Listeners(s);
     this.roots = new AtomicReference<>(List.copyOf(s.roots() == null ? List.of() : s.roots()));
     this.capabilities = s.capabilities();
-    this.version = s.version();
+    this.version = s.eras().triesModernFirst() ? s.modernVersion() : s.legacyVersion();
+    this.listens = new Listens(this);
     this.answers =
         new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
     this.methods = ClientMethods.table(s.interceptors());
@@ -145,35 +173,33 @@ public final class McpClient implements AutoCloseable {
         transports == null
             ? null
             : new SessionRestarter(transports, s.restartListeners(), new Restarts());
-    this.engine = newEngine(transport);
+    this.reads = new ReadCache(s.ticker());
+    this.wire = new ModernWire(transport, listens::take);
+    this.engine = newEngine(wire);
     this.tools =
-        new CatalogCache<>(() ->
-            listAll(
-                McpMethods.TOOLS_LIST,
-                ListToolsResult.class,
-                ListToolsResult::tools,
-                ListToolsResult::nextCursor));
+        cache(
+            McpMethods.TOOLS_LIST,
+            ListToolsResult.class,
+            ListToolsResult::tools,
+            ListToolsResult::nextCursor);
     this.prompts =
-        new CatalogCache<>(() ->
-            listAll(
-                McpMethods.PROMPTS_LIST,
-                ListPromptsResult.class,
-                ListPromptsResult::prompts,
-                ListPromptsResult::nextCursor));
+        cache(
+            McpMethods.PROMPTS_LIST,
+            ListPromptsResult.class,
+            ListPromptsResult::prompts,
+            ListPromptsResult::nextCursor);
     this.resources =
-        new CatalogCache<>(() ->
-            listAll(
-                McpMethods.RESOURCES_LIST,
-                ListResourcesResult.class,
-                ListResourcesResult::resources,
-                ListResourcesResult::nextCursor));
+        cache(
+            McpMethods.RESOURCES_LIST,
+            ListResourcesResult.class,
+            ListResourcesResult::resources,
+            ListResourcesResult::nextCursor);
     this.templates =
-        new CatalogCache<>(() ->
-            listAll(
-                McpMethods.RESOURCES_TEMPLATES_LIST,
-                ListResourceTemplatesResult.class,
-                ListResourceTemplatesResult::resourceTemplates,
-                ListResourceTemplatesResult::nextCursor));
+        cache(
+            McpMethods.RESOURCES_TEMPLATES_LIST,
+            ListResourceTemplatesResult.class,
+            ListResourceTemplatesResult::resourceTemplates,
+            ListResourceTemplatesResult::nextCursor);
   }
 
   /** A builder with the defaults each setter names; connect it with {@link Builder#connect}. */
@@ -183,6 +209,10 @@ public final class McpClient implements AutoCloseable {
 
   ClientMethods answers() {
     return answers;
+  }
+
+  ClientSettings settings() {
+    return settings;
   }
 
   private SessionEngine newEngine(Transport transport) {
@@ -218,38 +248,105 @@ public final class McpClient implements AutoCloseable {
 
   // ---------------------------------------------------------------- session facts
 
-  /** What the server declared at {@code initialize}, once its answer was read; null before. */
+  /**
+   * What the server declared in its {@code initialize} or {@code server/discover} answer, once it
+   * was read; null before.
+   */
   @Nullable ServerCapabilities announced() {
     return announced;
   }
 
-  /** Whether the server's {@code initialize} answer arrived. */
+  /** Whether the server's {@code initialize} or {@code server/discover} answer arrived. */
   boolean isInitialized() {
-    return init.get() != null;
+    return init.get() != null || discovered.get() != null;
   }
 
-  private InitializeResult init() {
-    InitializeResult r = init.get();
-    if (r == null) {
-      throw new IllegalStateException("not connected");
+  /**
+   * The server's {@code initialize} answer (handshake era), or empty in the 2026-07-28 era, which
+   * has no handshake (see {@link #discoverResult()}).
+   */
+  public Optional<InitializeResult> initializeResult() {
+    return Optional.ofNullable(init.get());
+  }
+
+  /**
+   * The server's last {@code server/discover} answer (2026-07-28 era: server info in its {@code
+   * _meta}, capabilities, instructions, supported versions, caching hints), or empty in the
+   * handshake era. {@link #discover()} refreshes it when its {@code ttlMs} ran out.
+   */
+  public Optional<DiscoverResult> discoverResult() {
+    return Optional.ofNullable(discovered.get());
+  }
+
+  /**
+   * The server's {@code server/discover} answer, from the cache while fresh ({@code ttlMs}, MCP
+   * 2026-07-28 server/utilities/caching; absent or negative means 0), asked again otherwise.
+   *
+   * @throws IllegalStateException in the handshake era (use {@link #initializeResult()})
+   * @throws McpException for an error response
+   */
+  public DiscoverResult discover() throws InterruptedException {
+    if (era() != ProtocolVersion.Era.MODERN) {
+      throw new IllegalStateException(
+          "server/discover exists only in 2026-07-28; this client speaks " + version.wire());
     }
-    return r;
+    DiscoverResult d = discovered.get();
+    if (d != null
+        && settings.ticker().nanos() - (discoveredAt + d.effectiveTtlMs() * 1_000_000L) < 0) {
+      return d;
+    }
+    JsonNode node =
+        await(
+            send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered)
+                .result());
+    DiscoverResult fresh = Negotiation.asDiscover(node);
+    if (fresh == null) {
+      throw new McpException(
+          ErrorCodes.INTERNAL_ERROR, "server/discover answered with no discover result");
+    }
+    return fresh;
   }
 
+  /** The server's implementation: from {@code initialize}, or from {@code server/discover}'s {@code _meta}. */
   public Implementation serverInfo() {
-    return init().serverInfo();
+    InitializeResult i = init.get();
+    if (i != null) {
+      return i.serverInfo();
+    }
+    DiscoverResult d = discovered();
+    Implementation info = d.serverInfo();
+    return info != null ? info : Implementation.of("unknown", "unknown");
   }
 
   public ServerCapabilities serverCapabilities() {
-    return init().capabilities();
+    InitializeResult i = init.get();
+    return i != null ? i.capabilities() : discovered().capabilities();
   }
 
   public @Nullable String instructions() {
-    return init().instructions();
+    InitializeResult i = init.get();
+    return i != null ? i.instructions() : discovered().instructions();
   }
 
+  private DiscoverResult discovered() {
+    DiscoverResult d = discovered.get();
+    if (d == null) {
+      throw new IllegalStateException("not connected");
+    }
+    return d;
+  }
+
+  /** The protocol version negotiated with the server (before {@code connect} returns: the one tried). */
   public ProtocolVersion protocolVersion() {
     return version;
+  }
+
+  /**
+   * The era the client speaks with this server: {@link ProtocolVersion.Era#MODERN} for 2026-07-28
+   * (stateless, per-request {@code _meta}), {@link ProtocolVersion.Era#LEGACY} for the handshake.
+   */
+  public ProtocolVersion.Era era() {
+    return version.era();
   }
 
   /** What this client declared at bring-up. */
@@ -266,8 +363,17 @@ public final class McpClient implements AutoCloseable {
     return engine.eventListener();
   }
 
-  /** Sends {@code ping} and waits for the answer. */
+  /**
+   * Sends {@code ping} and waits for the answer. 2026-07-28 has no {@code ping}: there the round
+   * trip is a {@code server/discover}, which also refreshes {@link #discoverResult()}.
+   */
   public void ping() throws InterruptedException {
+    if (era() == ProtocolVersion.Era.MODERN) {
+      await(
+          send(McpMethods.SERVER_DISCOVER, null, CallOptions.defaults(), this::learnDiscovered)
+              .result());
+      return;
+    }
     await(engine.request(McpMethods.PING, null).result());
   }
 
@@ -317,24 +423,60 @@ public final class McpClient implements AutoCloseable {
     };
   }
 
-  private <R, T> List<T> listAll(
-      String method, Class<R> type, Function<R, List<T>> items, Function<R, @Nullable String> next)
-      throws InterruptedException {
-    List<T> out = new ArrayList<>();
-    Set<String> seen = new HashSet<>();
-    String cursor = null;
-    do {
-      JsonNode node =
-          await(engine.request(method, McpJson.toObject(PaginatedParams.after(cursor))).result());
-      R page = McpJson.resultFromTree(node, type);
-      out.addAll(items.apply(page));
-      cursor = next.apply(page);
-      if (cursor != null && !seen.add(cursor)) {
-        throw new McpException(
-            ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor on " + method);
+  /** How many pages of an area's list were fetched from the server (for diagnostics and tests). */
+  long pageFetchCount(Area area) {
+    return switch (area) {
+      case TOOLS -> tools.pageFetchCount();
+      case PROMPTS -> prompts.pageFetchCount();
+      case RESOURCES -> resources.pageFetchCount();
+    };
+  }
+
+  /**
+   * A catalog cache whose pages are fetched with {@code method}; a handshake-era page lives until
+   * the area's {@code list_changed}, a 2026-07-28 page for its {@code ttlMs}.
+   */
+  private <R extends CacheableResult, T> CatalogCache<T> cache(
+      String method,
+      Class<R> type,
+      Function<R, List<T>> items,
+      Function<R, @Nullable String> next) {
+    return new CatalogCache<>(
+        cursor -> {
+          JsonNode node =
+              await(
+                  send(
+                          method,
+                          McpJson.toObject(PaginatedParams.after(cursor)),
+                          CallOptions.defaults(),
+                          null)
+                      .result());
+          R page = McpJson.resultFromTree(node, type);
+          return new CatalogCache.Page<>(
+              items.apply(page),
+              next.apply(page),
+              CatalogCache.ttlOf(version.handshake(), page.ttlMs()),
+              page.cacheScope());
+        },
+        settings.ticker(),
+        settings.cacheIdentity());
+  }
+
+  /** Marks an area's cache stale (a matching notification arrived). */
+  void invalidate(Area area) {
+    switch (area) {
+      case TOOLS -> tools.invalidate();
+      case PROMPTS -> prompts.invalidate();
+      case RESOURCES -> {
+        resources.invalidate();
+        templates.invalidate();
       }
-    } while (cursor != null);
-    return out;
+    }
+  }
+
+  /** A subscribed resource changed ({@code notifications/resources/updated}). */
+  void resourceChanged(String uri) {
+    reads.invalidate(uri);
   }
 
   // ---------------------------------------------------------------- tools
@@ -357,11 +499,25 @@ public final class McpClient implements AutoCloseable {
     return callToolAsync(name, arguments, options).await();
   }
 
-  /** Starts a tool call; the handle gives its result, its progress record and cancellation. */
+  /**
+   * Starts a tool call; the handle gives its result, its progress record and cancellation. A
+   * 2026-07-28 server may answer {@code input_required}: the client fulfils the input requests
+   * with the builder's handlers and retries, up to {@link Builder#maxInputRounds} rounds.
+   */
   public ToolCallHandle callToolAsync(
       String name, @Nullable ObjectNode arguments, CallOptions options) {
     ObjectNode params = McpJson.toObject(CallToolParams.of(name, arguments));
-    return new ToolCallHandle(engine.request(McpMethods.TOOLS_CALL, params, options, null));
+    return new ToolCallHandle(rounds(McpMethods.TOOLS_CALL, params, options));
+  }
+
+  /** A call that may take several round trips ({@code input_required}, MCP 2026-07-28 MRTR). */
+  private InputRounds rounds(String method, @Nullable ObjectNode params, CallOptions options) {
+    return InputRounds.start(
+        method,
+        params == null ? McpJson.object() : params,
+        p -> send(method, p, options, null),
+        answers,
+        settings.maxInputRounds());
   }
 
   // ---------------------------------------------------------------- prompts, resources,
@@ -369,11 +525,50 @@ public final class McpClient implements AutoCloseable {
 
   public GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments)
       throws InterruptedException {
-    return call(McpMethods.PROMPTS_GET, GetPromptParams.of(name, arguments), GetPromptResult.class);
+    return getPrompt(name, arguments, CallOptions.defaults());
+  }
+
+  /**
+   * Gets a prompt with per-call options (clocks, progress, per-request capabilities); input the
+   * server asks for ({@code input_required}) is given as for {@link #callToolAsync}.
+   */
+  public GetPromptResult getPrompt(
+      String name, @Nullable Map<String, String> arguments, CallOptions options)
+      throws InterruptedException {
+    ObjectNode params = McpJson.toObject(GetPromptParams.of(name, arguments));
+    return McpJson.resultFromTree(
+        await(rounds(McpMethods.PROMPTS_GET, params, options).result()), GetPromptResult.class);
   }
 
   public ReadResourceResult readResource(String uri) throws InterruptedException {
-    return call(McpMethods.RESOURCES_READ, ReadResourceParams.of(uri), ReadResourceResult.class);
+    return readResource(uri, CallOptions.defaults());
+  }
+
+  /**
+   * Reads a resource with per-call options; see {@link #getPrompt(String, Map, CallOptions)}. From
+   * a 2026-07-28 server a result is reused while its {@code ttlMs} lasts (per {@link
+   * Builder#cacheIdentity} when {@code private}), until {@code notifications/resources/updated}
+   * for the uri arrives on a {@link #listen}; one reached through {@code input_required} rounds is
+   * never reused.
+   */
+  public ReadResourceResult readResource(String uri, CallOptions options)
+      throws InterruptedException {
+    boolean modern = era() == ProtocolVersion.Era.MODERN;
+    String who = settings.cacheIdentity().get();
+    if (modern) {
+      ReadResourceResult cached = reads.get(uri, who);
+      if (cached != null) {
+        return cached;
+      }
+    }
+    ObjectNode params = McpJson.toObject(ReadResourceParams.of(uri));
+    InputRounds call = rounds(McpMethods.RESOURCES_READ, params, options);
+    ReadResourceResult result =
+        McpJson.resultFromTree(await(call.result()), ReadResourceResult.class);
+    if (modern && call.rounds() == 1) {
+      reads.put(uri, who, result, settings.ticker().nanos());
+    }
+    return result;
   }
 
   public CompleteResult complete(CompleteParams params) throws InterruptedException {
@@ -385,6 +580,8 @@ public final class McpClient implements AutoCloseable {
    * for that uri, in order. Closing the returned handle removes the listener and, when it was the
    * uri's last, unsubscribes on the wire.
    *
+   * In the 2026-07-28 era this is a {@link #listen} for that one uri.
+   *
    * @throws IllegalStateException if the server did not declare {@code resources.subscribe}
    */
   public ResourceSubscription subscribe(String uri, Consumer<ResourceUpdatedParams> listener)
@@ -394,6 +591,62 @@ public final class McpClient implements AutoCloseable {
     if (!serverCapabilities().resourcesSubscribe()) {
       throw new IllegalStateException("the server does not support resource subscriptions");
     }
+    if (era() == ProtocolVersion.Era.MODERN) {
+      Subscription s =
+          listen(
+              new SubscriptionFilter(null, null, null, List.of(uri), null),
+              new SubscriptionListener() {
+                @Override
+                public void resourceUpdated(ResourceUpdatedParams update) {
+                  listener.accept(update);
+                }
+              });
+      return new ResourceSubscription(uri, s::close);
+    }
+    return subscribeOnSession(uri, listener);
+  }
+
+  /**
+   * Subscribes to list changes and resource updates (MCP 2026-07-28 basic/patterns/subscriptions):
+   * the listener gets only what {@code filter} asks for, and the subscription's {@link
+   * Subscription#honoured()} what the server acknowledged (compare it with the filter: a server may
+   * honour a subset). The client invalidates its caches on the matching notifications itself.
+   *
+   * <p>On a 2026-07-28 server this is a {@code subscriptions/listen} request held open, its
+   * notifications told apart by their {@code subscriptionId}, re-sent with a new id after the
+   * server ends it or its stream breaks (with a bounded backoff). On a handshake-era server the
+   * same call maps onto the session's {@code list_changed} notifications and {@code
+   * resources/subscribe}, honouring what the server declared; callers need not care about the era.
+   * Closing the subscription cancels the listen (stdio: {@code notifications/cancelled}; HTTP:
+   * closing its stream) or unsubscribes.
+   *
+   * {@snippet :
+   * try (Subscription s = client.listen(
+   *     new SubscriptionFilter(true, null, null, List.of("file:///config.json"), null),
+   *     new SubscriptionListener() {
+   *       public void listChanged(McpClient.Area area) { refresh(area); }
+   *       public void resourceUpdated(ResourceUpdatedParams p) { reload(p.uri()); }
+   *     })) {
+   *   SubscriptionFilter honoured = s.honoured().get();
+   * }
+   * }
+   *
+   * @throws TransportException if the connection ended
+   */
+  public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener)
+      throws InterruptedException {
+    return listens.open(
+        Objects.requireNonNull(filter, "filter"), Objects.requireNonNull(listener, "listener"));
+  }
+
+  /** How many {@code subscriptions/listen} requests are open (for tests). */
+  int openListens() {
+    return listens.openCount();
+  }
+
+  /** A handshake-era {@code resources/subscribe} for {@code uri}, shared by its listeners. */
+  ResourceSubscription subscribeOnSession(String uri, Consumer<ResourceUpdatedParams> listener)
+      throws InterruptedException {
     CopyOnWriteArrayList<Consumer<ResourceUpdatedParams>> list =
         subscriptions.computeIfAbsent(uri, u -> new CopyOnWriteArrayList<>());
     boolean first = list.isEmpty();
@@ -424,9 +677,16 @@ public final class McpClient implements AutoCloseable {
 
   // ---------------------------------------------------------------- logging and roots
 
-  /** Asks the server to send logs at {@code level} and above. */
+  /**
+   * Asks the server to send logs at {@code level} and above: {@code logging/setLevel} in the
+   * handshake era; in 2026-07-28, which has no such method, every later request names the level in
+   * its {@code _meta["io.modelcontextprotocol/logLevel"]} and gets its own logs.
+   */
   public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
     requestedLevel = level;
+    if (era() == ProtocolVersion.Era.MODERN) {
+      return;
+    }
     call(McpMethods.LOGGING_SET_LEVEL, new SetLevelParams(level.wire(), null), JsonNode.class);
   }
 
@@ -453,7 +713,7 @@ public final class McpClient implements AutoCloseable {
           "this client declared no roots capability; give the builder roots(...) first");
     }
     roots.set(List.copyOf(newRoots));
-    if (capabilities.supportsRootsListChanged()) {
+    if (capabilities.supportsRootsListChanged() && era() == ProtocolVersion.Era.LEGACY) {
       engine.notify(McpMethods.ROOTS_LIST_CHANGED, null, null);
     }
   }
@@ -490,14 +750,7 @@ public final class McpClient implements AutoCloseable {
   }
 
   void listChanged(Area area) {
-    switch (area) {
-      case TOOLS -> tools.invalidate();
-      case PROMPTS -> prompts.invalidate();
-      case RESOURCES -> {
-        resources.invalidate();
-        templates.invalidate();
-      }
-    }
+    invalidate(area);
     listeners.run(
         () -> Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run));
   }
@@ -515,55 +768,135 @@ public final class McpClient implements AutoCloseable {
   // ---------------------------------------------------------------- plumbing
 
   private <T> T call(String method, Object params, Class<T> type) throws InterruptedException {
-    JsonNode node = await(engine.request(method, McpJson.toObject(params)).result());
+    JsonNode node =
+        await(send(method, McpJson.toObject(params), CallOptions.defaults(), null).result());
     return type == JsonNode.class ? type.cast(node) : McpJson.resultFromTree(node, type);
   }
 
+  /** Sends a request of this client, with the request metadata of its era. */
+  OutboundCall send(String method, @Nullable ObjectNode params, CallOptions options) {
+    return send(method, params, options, null);
+  }
+
+  private OutboundCall send(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    return engine.request(method, paramsFor(version, params, options), options, null, inOrder);
+  }
+
+  /**
+   * {@code params} with the request metadata of {@code v} in {@code _meta}: in 2026-07-28 the
+   * protocol version, the client's capabilities with the call's own added, {@code clientInfo} and
+   * the log level the host asked for (MCP 2026-07-28 basic/index, "_meta"; the progress token is
+   * added by the engine); in the handshake era only the call's own capabilities, when it has some
+   * (SEP-2575). Keys the caller put in {@code _meta} stay unless they are these.
+   */
+  @Nullable ObjectNode paramsFor(
+      ProtocolVersion v, @Nullable ObjectNode params, CallOptions options) {
+    ClientCapabilities extra = options.capabilities();
+    ObjectNode ours;
+    if (!v.handshake()) {
+      ours =
+          new RequestMeta(v, capabilities.union(extra), settings.info(), requestedLevel, null)
+              .toMeta();
+    } else if (extra != null) {
+      ours = McpJson.object();
+      ours.set(MetaKeys.CLIENT_CAPABILITIES, McpJson.toTree(extra));
+    } else {
+      return params;
+    }
+    ObjectNode out = params == null ? McpJson.object() : params.deepCopy();
+    ObjectNode meta = out.get("_meta") instanceof ObjectNode m ? m : McpJson.object();
+    meta.setAll(ours);
+    out.set("_meta", meta);
+    return out;
+  }
+
   /** On the reader, as the {@code initialize} answer arrives: what the server declared. */
-  private void learnCapabilities(JsonNode initializeResult) {
+  void learnCapabilities(JsonNode initializeResult) {
     announced = McpJson.resultFromTree(initializeResult, InitializeResult.class).capabilities();
   }
 
-  private void handshake(SessionEngine engine) throws InterruptedException {
-    ClientSettings s = settings;
+  /** On the reader, as a {@code server/discover} answer arrives: what the server declared. */
+  void learnDiscovered(JsonNode result) {
+    DiscoverResult d = Negotiation.asDiscover(result);
+    if (d != null) {
+      discoveredAt = settings.ticker().nanos();
+      discovered.set(d);
+      announced = d.capabilities();
+    }
+  }
+
+  /** The version the client speaks from now on (set by the negotiation at each attempt). */
+  void speaking(ProtocolVersion v) {
+    version = v;
+  }
+
+  /** Whether the current session's connection is up. */
+  boolean connected() {
+    return engine.isOpen();
+  }
+
+  /** Runs {@code task} on the listener thread, in order. */
+  void tell(Runnable task) {
+    listeners.run(task);
+  }
+
+  /** Adds a subscription's listener to an area's list changes; returns its removal. */
+  Runnable addListChanged(Area area, SubscriptionListener listener) {
+    Runnable r = () -> listener.listChanged(area);
+    CopyOnWriteArrayList<Runnable> list = Objects.requireNonNull(listeners.listChanged.get(area));
+    list.add(r);
+    return () -> list.remove(r);
+  }
+
+  private void handshake(SessionEngine engine, Transport wire) throws InterruptedException {
     engine.start();
-    InitializeResult result;
+    Negotiation.Negotiated agreed;
     try {
-      JsonNode node =
-          await(
-              engine
-                  .request(
-                      McpMethods.INITIALIZE,
-                      McpJson.toObject(
-                          new InitializeParams(version.wire(), capabilities, s.info(), null)),
-                      CallOptions.builder().timeout(s.initializeTimeout()).build(),
-                      null,
-                      this::learnCapabilities)
-                  .result());
-      result = McpJson.resultFromTree(node, InitializeResult.class);
+      agreed = new Negotiation(this, engine, wire, settings).run();
     } catch (RuntimeException | InterruptedException e) {
-      close();
+      engine.close();
       throw e;
     }
-    ProtocolVersion agreed =
-        ProtocolVersion.parse(result.protocolVersion())
-            .filter(ProtocolVersion::handshake)
-            .orElse(null);
-    if (agreed == null) {
-      close();
-      throw new McpException(
-          ErrorCodes.INVALID_REQUEST,
-          "server chose protocol version "
-              + result.protocolVersion()
-              + ", which this client does not support");
+    version = agreed.version();
+    if (agreed.initialize() != null) {
+      init.set(agreed.initialize());
+      discovered.set(null);
+      if (restarter != null) {
+        restarter.watch(engine);
+      }
+    } else {
+      listenForBuilderListeners();
     }
-    init.set(result);
-    version = agreed;
-    engine.version(agreed);
-    engine.notify(McpMethods.INITIALIZED, null, null);
-    if (restarter != null) {
-      restarter.watch(engine);
+  }
+
+  /**
+   * In the 2026-07-28 era list changes arrive only on a {@code subscriptions/listen}: the
+   * list-change listeners given to the builder get one, for the areas the server says it announces,
+   * so they hear what they would hear on a handshake-era session.
+   */
+  private void listenForBuilderListeners() throws InterruptedException {
+    ServerCapabilities caps = serverCapabilities();
+    Map<Area, List<Runnable>> given = settings.listChangedListeners();
+    boolean t = !given.getOrDefault(Area.TOOLS, List.of()).isEmpty() && caps.toolsListChanged();
+    boolean p = !given.getOrDefault(Area.PROMPTS, List.of()).isEmpty() && caps.promptsListChanged();
+    boolean r =
+        !given.getOrDefault(Area.RESOURCES, List.of()).isEmpty() && caps.resourcesListChanged();
+    if (!t && !p && !r) {
+      return;
     }
+    listen(
+        new SubscriptionFilter(
+            t ? Boolean.TRUE : null, p ? Boolean.TRUE : null, r ? Boolean.TRUE : null, null, null),
+        new SubscriptionListener() {
+          @Override
+          public void listChanged(Area area) {
+            Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run);
+          }
+        });
   }
 
   /**
@@ -574,8 +907,9 @@ public final class McpClient implements AutoCloseable {
   private final class Restarts implements SessionRestarter.Host {
     @Override
     public SessionEngine open(Transport transport) throws InterruptedException {
-      SessionEngine next = newEngine(transport);
-      handshake(next);
+      ModernWire wire = new ModernWire(transport, listens::take);
+      SessionEngine next = newEngine(wire);
+      handshake(next, wire);
       return next;
     }
 
@@ -662,7 +996,12 @@ public final class McpClient implements AutoCloseable {
   public static final class Builder {
     private Implementation info = Implementation.of("herald-client", "0.1.0");
     private ClientCapabilities capabilities = ClientCapabilities.none();
-    private ProtocolVersion version = ProtocolVersion.LATEST_LEGACY;
+    private ProtocolVersion legacyVersion = ProtocolVersion.LATEST_LEGACY;
+    private ProtocolVersion modernVersion = ProtocolVersion.LATEST;
+    private EraPreference eras = EraPreference.LATEST;
+    private Duration discoverTimeout = Duration.ofSeconds(10);
+    private int maxInputRounds = 8;
+    private java.util.function.Supplier<@Nullable String> cacheIdentity = () -> "connection";
     private CallOptions defaults = CallOptions.defaults();
     private Duration initializeTimeout = Duration.ofSeconds(30);
     private Ticker ticker = Ticker.system();
@@ -739,15 +1078,80 @@ public final class McpClient implements AutoCloseable {
     }
 
     /**
-     * The protocol version to offer in {@code initialize} (default: the newest handshake version).
+     * Pins the protocol version: the client speaks exactly this one, in its era, and fails {@code
+     * connect} when the server does not (default: none pinned, {@link EraPreference#LATEST}). A
+     * handshake version is offered in {@code initialize} ({@link EraPreference#HANDSHAKE_ONLY}); a
+     * 2026-07-28 one is named in every request's {@code _meta} ({@link
+     * EraPreference#MODERN_ONLY}). Replaces an earlier {@link #eras}.
      *
-     * @throws IllegalArgumentException for a version without the handshake
+     * @throws NullPointerException if {@code version} is null
      */
     public Builder protocolVersion(ProtocolVersion version) {
-      if (!version.handshake()) {
-        throw new IllegalArgumentException(version.wire() + " has no initialize handshake");
+      Objects.requireNonNull(version, "version");
+      if (version.handshake()) {
+        this.legacyVersion = version;
+        this.eras = EraPreference.HANDSHAKE_ONLY;
+      } else {
+        this.modernVersion = version;
+        this.eras = EraPreference.MODERN_ONLY;
       }
-      this.version = version;
+      return this;
+    }
+
+    /**
+     * Which era the client tries first and whether it may change era (default {@link
+     * EraPreference#LATEST}: 2026-07-28 first, the handshake when the server answers as a
+     * handshake-era server). The versions tried are the newest of each era unless {@link
+     * #protocolVersion} pinned one. Replaces an earlier {@link #protocolVersion} pin (keeping its
+     * version as the one offered in its era).
+     *
+     * @throws NullPointerException if {@code eras} is null
+     */
+    public Builder eras(EraPreference eras) {
+      this.eras = Objects.requireNonNull(eras, "eras");
+      return this;
+    }
+
+    /**
+     * How long the {@code server/discover} probe waits before the client takes the server for a
+     * handshake-era one that ignores unknown requests (default 10 s; MCP 2026-07-28
+     * basic/transports/stdio, "Backward Compatibility": a timeout falls back to {@code initialize}).
+     *
+     * @throws IllegalArgumentException if zero or negative
+     */
+    public Builder discoverTimeout(Duration timeout) {
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("discoverTimeout must be positive, was " + timeout);
+      }
+      this.discoverTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How many rounds one {@code tools/call}, {@code prompts/get} or {@code resources/read} may
+     * take when a 2026-07-28 server keeps answering {@code input_required} (default 8); the round
+     * after the last fails the call with an {@link McpException} saying so.
+     *
+     * @throws IllegalArgumentException if less than 1
+     */
+    public Builder maxInputRounds(int rounds) {
+      if (rounds < 1) {
+        throw new IllegalArgumentException("maxInputRounds must be at least 1, was " + rounds);
+      }
+      this.maxInputRounds = rounds;
+      return this;
+    }
+
+    /**
+     * Who the transport's credentials speak for, asked each time a list page is cached or looked
+     * up (default: one fixed identity, the connection's). A page the server marked {@code
+     * cacheScope: "private"} is served only to the identity that fetched it (MCP 2026-07-28
+     * server/utilities/caching: private entries never cross authorization contexts); return the
+     * principal of the current token when it can change during the connection, or {@code null} to
+     * keep no private page at all. Public pages are shared.
+     */
+    public Builder cacheIdentity(java.util.function.Supplier<@Nullable String> identity) {
+      this.cacheIdentity = Objects.requireNonNull(identity, "identity");
       return this;
     }
 
@@ -807,7 +1211,9 @@ public final class McpClient implements AutoCloseable {
     /**
      * A listener for an area's {@code list_changed}, registered before the handshake so no change
      * is missed: the area's cache is stale and its next use refetches it. Called in arrival order,
-     * off the transport's reader.
+     * off the transport's reader. With a 2026-07-28 server, where list changes arrive only on a
+     * {@code subscriptions/listen}, the client opens one listen at connect for the areas that have
+     * such listeners and that the server announces.
      */
     public Builder onListChanged(Area area, Runnable listener) {
       Objects.requireNonNull(listChangedListeners.get(Objects.requireNonNull(area, "area")))
@@ -860,7 +1266,12 @@ public final class McpClient implements AutoCloseable {
       return new ClientSettings(
           info,
           effectiveCapabilities(),
-          version,
+          legacyVersion,
+          modernVersion,
+          eras,
+          discoverTimeout,
+          maxInputRounds,
+          cacheIdentity,
           defaults,
           initializeTimeout,
           ticker,
@@ -891,7 +1302,12 @@ public final class McpClient implements AutoCloseable {
     private static McpClient connect(ClientSettings settings, Transport transport)
         throws InterruptedException {
       McpClient client = new McpClient(settings, transport);
-      client.handshake(client.engine);
+      try {
+        client.handshake(client.engine, client.wire);
+      } catch (RuntimeException | InterruptedException e) {
+        client.close();
+        throw e;
+      }
       return client;
     }
 

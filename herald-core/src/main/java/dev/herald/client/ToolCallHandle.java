@@ -1,6 +1,5 @@
 package dev.herald.client;
 
-import dev.herald.internal.session.OutboundCall;
 import dev.herald.session.ProgressRecord;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.McpJson;
@@ -11,21 +10,23 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * A {@code tools/call} in flight: its typed result, its progress record, and a way to cancel it.
- * The result completes only with the server's response (never because progress reached its
- * total), after the final progress render.
+ * The result completes only with the server's final response (never because progress reached its
+ * total, never with a 2026-07-28 {@code input_required} round, which the client fulfils and
+ * retries), after the final progress render.
  *
  * <p>Thread-safe.
  */
 public final class ToolCallHandle {
-  private final OutboundCall call;
+  private final InputRounds call;
   private final CompletableFuture<CallToolResult> result;
 
-  ToolCallHandle(OutboundCall call) {
+  ToolCallHandle(InputRounds call) {
     this.call = call;
     this.result =
         call.result().thenApply(node -> McpJson.resultFromTree(node, CallToolResult.class));
   }
 
+  /** The JSON-RPC id of the request in flight (each {@code input_required} retry has a new one). */
   public RequestId id() {
     return call.id();
   }
@@ -49,12 +50,15 @@ public final class ToolCallHandle {
     }
   }
 
-  /** Cancels the call on the wire ({@code notifications/cancelled}); false if it already ended. */
+  /**
+   * Cancels the call on the wire ({@code notifications/cancelled} on stdio; closing its stream on
+   * 2026-07-28 HTTP) and any later round; false if it already ended.
+   */
   public boolean cancel(String reason) {
     return call.cancel(reason);
   }
 
-  /** The call's progress record, when it asked for progress. */
+  /** The progress record of the request in flight, when the call asked for progress. */
   public Optional<ProgressRecord> progressRecord() {
     return call.progressRecord();
   }

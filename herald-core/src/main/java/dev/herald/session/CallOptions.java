@@ -1,5 +1,6 @@
 package dev.herald.session;
 
+import dev.herald.wire.ClientCapabilities;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +21,10 @@ import org.jspecify.annotations.Nullable;
  *       token to the request and routes updates for that token to this listener only.
  *   <li>{@code renderInterval}: the listener's cadence (default 100 ms); {@link Duration#ZERO}
  *       delivers every accepted update.
+ *   <li>{@code capabilities}: client capabilities for this one request, added to what the client
+ *       declared (SEP-2575, MCP 2026-07-28 basic/index "_meta": {@code
+ *       io.modelcontextprotocol/clientCapabilities}); they never revoke and never outlive the
+ *       request. {@code null}: none beyond the client's.
  * </ul>
  *
  * {@snippet :
@@ -35,7 +40,8 @@ public record CallOptions(
     @Nullable Duration timeout,
     @Nullable ProgressListener progress,
     Duration renderInterval,
-    boolean unbounded) {
+    boolean unbounded,
+    @Nullable ClientCapabilities capabilities) {
 
   public static final Duration DEFAULT_RENDER_INTERVAL = Duration.ofMillis(100);
 
@@ -49,7 +55,7 @@ public record CallOptions(
 
   /** The fallback every call's options are completed with: {@link #DEFAULT_TIMEOUT}, nothing else. */
   private static final CallOptions BOUNDED =
-      new CallOptions(null, DEFAULT_TIMEOUT, null, DEFAULT_RENDER_INTERVAL, false);
+      new CallOptions(null, DEFAULT_TIMEOUT, null, DEFAULT_RENDER_INTERVAL, false, null);
 
   /**
    * @throws IllegalArgumentException if a clock is zero or negative, the render interval is
@@ -73,7 +79,17 @@ public record CallOptions(
       @Nullable Duration timeout,
       @Nullable ProgressListener progress,
       Duration renderInterval) {
-    this(idleTimeout, timeout, progress, renderInterval, false);
+    this(idleTimeout, timeout, progress, renderInterval, false, null);
+  }
+
+  /** Options without per-request capabilities. */
+  public CallOptions(
+      @Nullable Duration idleTimeout,
+      @Nullable Duration timeout,
+      @Nullable ProgressListener progress,
+      Duration renderInterval,
+      boolean unbounded) {
+    this(idleTimeout, timeout, progress, renderInterval, unbounded, null);
   }
 
   private static void requirePositive(@Nullable Duration d, String name) {
@@ -87,7 +103,7 @@ public record CallOptions(
    * no absolute deadline, {@link #DEFAULT_TIMEOUT}.
    */
   public static CallOptions defaults() {
-    return new CallOptions(null, null, null, DEFAULT_RENDER_INTERVAL, false);
+    return new CallOptions(null, null, null, DEFAULT_RENDER_INTERVAL, false, null);
   }
 
   /** A builder with nothing set: no clocks of its own, no progress, a 100 ms render interval. */
@@ -107,7 +123,8 @@ public record CallOptions(
         deadlineSet ? timeout : fallback.timeout,
         progress,
         renderInterval,
-        deadlineSet ? unbounded : fallback.unbounded);
+        deadlineSet ? unbounded : fallback.unbounded,
+        capabilities);
   }
 
   /**
@@ -125,8 +142,26 @@ public record CallOptions(
     private @Nullable ProgressListener progress;
     private Duration renderInterval = DEFAULT_RENDER_INTERVAL;
     private boolean unbounded;
+    private @Nullable ClientCapabilities capabilities;
 
     private Builder() {}
+
+    /**
+     * Client capabilities for this request only, added to those the client declared (SEP-2575;
+     * default: none beyond the client's). A 2026-07-28 request carries the union in {@code
+     * _meta["io.modelcontextprotocol/clientCapabilities"]}; a handshake-era request carries these
+     * extras there, which the server adds to the session's for this request. They open
+     * request-bound behaviour only (an elicitation in this call's round trips, say), never
+     * unsolicited notifications. Calling it again adds to what was given before.
+     *
+     * @throws NullPointerException if {@code capabilities} is null
+     */
+    public Builder capabilities(ClientCapabilities capabilities) {
+      Objects.requireNonNull(capabilities, "capabilities");
+      this.capabilities =
+          this.capabilities == null ? capabilities : this.capabilities.union(capabilities);
+      return this;
+    }
 
     /**
      * How long the call may go without its response or an accepted progress update before Herald
@@ -210,7 +245,8 @@ public record CallOptions(
      *     negative
      */
     public CallOptions build() {
-      return new CallOptions(idleTimeout, timeout, progress, renderInterval, unbounded);
+      return new CallOptions(
+          idleTimeout, timeout, progress, renderInterval, unbounded, capabilities);
     }
   }
 }

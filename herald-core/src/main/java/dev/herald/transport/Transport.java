@@ -3,6 +3,7 @@ package dev.herald.transport;
 import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import org.jspecify.annotations.Nullable;
 
@@ -63,6 +64,26 @@ public interface Transport extends AutoCloseable {
    * Transports without per-request streams (stdio) change nothing.
    */
   default void requestCancelled(RequestId request) {}
+
+  /**
+   * Client side: the client is about to speak {@code version} on this connection. The client calls
+   * it before the first request of a version: before its {@code server/discover} probe with
+   * 2026-07-28, again before {@code initialize} when it falls back to a handshake version (MCP
+   * 2026-07-28 basic/versioning, "Backward Compatibility"), and once more if it settles on another
+   * version. The era decides how a stream-based transport frames requests: a 2026-07-28 HTTP
+   * transport posts every request on its own with the per-request headers, keeps no session and
+   * opens no standing stream, and cancels a request by closing its stream when the client sends
+   * {@code notifications/cancelled} for it; a handshake version probes with {@code initialize}.
+   *
+   * <p>Byte-stream transports (stdio, in-memory) carry both eras unchanged, which is the default:
+   * nothing to do, and {@code true}.
+   *
+   * @return whether this transport can carry {@code version}; a client does not try a version its
+   *     transport refuses (it falls back to the other era, or fails when the era was pinned)
+   */
+  default boolean useProtocolVersion(ProtocolVersion version) {
+    return true;
+  }
 
   /** Closes the connection. Idempotent. */
   @Override

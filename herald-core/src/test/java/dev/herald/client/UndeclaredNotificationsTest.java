@@ -102,6 +102,7 @@ class UndeclaredNotificationsTest {
 
     assertThatThrownBy(() ->
             McpClient.builder()
+                .eras(EraPreference.HANDSHAKE_ONLY) // about initialize: no discover probe first
                 .initializeTimeout(Duration.ofMillis(300))
                 .connect(server.clientEnd()))
         .isInstanceOf(TimeoutException.class);

@@ -171,6 +171,7 @@ class MethodTableTest {
     ServerSession session = builder().build().connect(wire[1]);
     try (McpClient client =
         McpClient.builder()
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
             .interceptor(chain -> {
               seen.add(
                   chain.method()
@@ -271,6 +272,7 @@ class MethodTableTest {
     ServerSession session = builder().build().connect(wire[1]);
     try (McpClient client =
         McpClient.builder()
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
             .sampling((params, context) -> {
               throw new IllegalArgumentException(
                   "java.lang.IllegalArgumentException: key sk-123 rejected");

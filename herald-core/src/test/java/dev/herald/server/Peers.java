@@ -63,7 +63,11 @@ final class Peers {
   static Peer connect(McpServer server) throws InterruptedException {
     MemoryTransport[] wire = MemoryTransport.pair();
     ServerSession session = server.connect(wire[1]);
-    McpClient client = McpClient.builder().info("test-client", "1.0").connect(wire[0]);
+    McpClient client =
+        McpClient.builder()
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
+            .info("test-client", "1.0")
+            .connect(wire[0]);
     awaitTrue(() -> session.state() == ServerSession.State.OPERATING);
     return new Peer(client, session, wire[0]);
   }

@@ -41,7 +41,8 @@ final class PipeLink implements AutoCloseable {
     Transport[] ends = pair();
     Recording recording = new Recording(ends[0]);
     ServerSession session = server.connect(recording);
-    McpClient c = client.connect(ends[1]);
+    // these tests are about the handshake-era session
+    McpClient c = client.eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY).connect(ends[1]);
     c.ping(); // the server has now read notifications/initialized: the session is operating
     return new PipeLink(session, c, recording);
   }

@@ -75,7 +75,10 @@ class ServerEventsTest {
       McpServer server, McpClient.Builder client, Transport serverEnd, MemoryTransport clientEnd)
       throws InterruptedException {
     ServerSession session = server.connect(serverEnd);
-    McpClient c = client.connect(clientEnd);
+    McpClient c =
+        client
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
+            .connect(clientEnd); // a handshake-era session
     open.add(c);
     awaitTrue(() -> session.state() == ServerSession.State.OPERATING);
     return session;
@@ -111,6 +114,7 @@ class ServerEventsTest {
     ServerSession session = server.connect(wire[1]);
     McpClient client =
         McpClient.builder()
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
             .roots(List.of(Root.of("file:///a", "a")))
             .eventListenerFactory(role -> {
               roles.add(role);
