@@ -76,58 +76,7 @@ final class ModernWire implements Transport {
 
   @Override
   public boolean useProtocolVersion(ProtocolVersion version) {
-    if (inner instanceof dev.herald.transport.http.StreamableHttpClientTransport
-        && !overridesHook(inner)) {
-      return httpBridge(inner, version);
-    }
     return inner.useProtocolVersion(version);
-  }
-
-  /**
-   * Whether the transport implements {@link Transport#useProtocolVersion} itself.
-   *
-   * <p>TODO(integrator): the HTTP client transport's 2026-07-28 binding (clienthttp branch) has
-   * {@code modern(ProtocolVersion)} and {@code handshake()}; once it overrides {@code
-   * useProtocolVersion} (modern version: {@code modern(v)}; handshake version after a modern one:
-   * {@code handshake()}; {@code true}), this check and {@link #httpBridge} can go.
-   */
-  private static boolean overridesHook(Transport transport) {
-    try {
-      return transport
-              .getClass()
-              .getMethod("useProtocolVersion", ProtocolVersion.class)
-              .getDeclaringClass()
-          != Transport.class;
-    } catch (NoSuchMethodException e) {
-      return false;
-    }
-  }
-
-  /**
-   * Switches the HTTP client transport's binding through its {@code modern(ProtocolVersion)} and
-   * {@code handshake()} methods when it has them; without them (no 2026-07-28 binding) only a
-   * handshake version can be carried.
-   */
-  private static boolean httpBridge(Transport transport, ProtocolVersion version) {
-    Class<?> type = transport.getClass();
-    try {
-      if (!version.handshake()) {
-        type.getMethod("modern", ProtocolVersion.class).invoke(transport, version);
-        return true;
-      }
-      Object modern = type.getMethod("modernVersion").invoke(transport);
-      if (modern instanceof java.util.Optional<?> o && o.isPresent()) {
-        type.getMethod("handshake").invoke(transport);
-      }
-      return true;
-    } catch (NoSuchMethodException | IllegalAccessException e) {
-      return version.handshake();
-    } catch (java.lang.reflect.InvocationTargetException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(e.getCause());
-    }
   }
 
   @Override

@@ -223,6 +223,23 @@ public final class StreamableHttpClientTransport implements Transport {
     machine.handshake();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A stateless version switches this transport to the 2026-07-28 binding ({@link #modern});
+   * a handshake version after a modern attempt goes back to the handshake binding ({@link
+   * #handshake}), so the next {@code initialize} probes as on a fresh transport.
+   */
+  @Override
+  public boolean useProtocolVersion(ProtocolVersion version) {
+    if (!version.handshake()) {
+      modern(version);
+    } else if (modernVersion().isPresent()) {
+      handshake();
+    }
+    return true;
+  }
+
   /** The 2026-07-28-era version this transport posts with, if it is in that binding. */
   public Optional<ProtocolVersion> modernVersion() {
     ConnectionState.Modern m = machine.modernState();
