@@ -19,8 +19,8 @@ import dev.herald.wire.RequestId;
 import dev.herald.wire.RequestMeta;
 import dev.herald.wire.Root;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 

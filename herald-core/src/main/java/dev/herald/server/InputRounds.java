@@ -8,8 +8,6 @@ import dev.herald.wire.InputRequests;
 import dev.herald.wire.InputRequiredResult;
 import dev.herald.wire.InputResponses;
 import dev.herald.wire.McpException;
-import dev.herald.wire.MetaKeys;
-import dev.herald.wire.ProtocolVersion;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

@@ -91,15 +91,14 @@ public record RequestMeta(
     if (l != null && !l.isNull()) {
       level =
           LoggingLevel.parse(l.isString() ? l.stringValue() : "")
-              .orElseThrow(
-                  () ->
-                      McpException.invalidParams(
-                          "Invalid params: _meta[\""
-                              + MetaKeys.LOG_LEVEL
-                              + "\"]: unknown logging level "
-                              + l
-                              + "; expected one of debug, info, notice, warning, error, critical,"
-                              + " alert, emergency"));
+              .orElseThrow(() ->
+                  McpException.invalidParams(
+                      "Invalid params: _meta[\""
+                          + MetaKeys.LOG_LEVEL
+                          + "\"]: unknown logging level "
+                          + l
+                          + "; expected one of debug, info, notice, warning, error, critical,"
+                          + " alert, emergency"));
     }
     return new RequestMeta(version, capabilities, info, level, MetaKeys.progressToken(meta));
   }
