@@ -51,10 +51,12 @@ import dev.herald.wire.Tool;
 import dev.herald.wire.UnsubscribeParams;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -695,10 +697,56 @@ public final class McpClient implements AutoCloseable {
     listeners.logs.add(Objects.requireNonNull(listener));
   }
 
-  /** Adds a listener called after an area's cache was marked stale by the server. */
+  /**
+   * Adds a listener called after an area's cache was marked stale by the server. On a 2026-07-28
+   * server list changes arrive only on a {@code subscriptions/listen}: the first listener of an
+   * area opens one for it (if the server announces that area's changes), and changes made before
+   * the server acknowledged it are not heard; use {@link #listen} to wait for the
+   * acknowledgement.
+   */
   public void onListChanged(Area area, Runnable listener) {
     Objects.requireNonNull(listeners.listChanged.get(area))
         .add(Objects.requireNonNull(listener)); // every area has a list
+    if (era() == ProtocolVersion.Era.MODERN) {
+      listenFor(EnumSet.of(area));
+    }
+  }
+
+  /** The areas a list-change listen is open for (2026-07-28), so each is opened once. */
+  private final Set<Area> listChangeListens = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Opens one {@code subscriptions/listen} for those of {@code areas} the server announces and no
+   * listen covers yet; its notifications run the area's list-change listeners.
+   */
+  private void listenFor(Set<Area> areas) {
+    ServerCapabilities caps = serverCapabilities();
+    boolean t = areas.contains(Area.TOOLS) && caps.toolsListChanged();
+    boolean p = areas.contains(Area.PROMPTS) && caps.promptsListChanged();
+    boolean r = areas.contains(Area.RESOURCES) && caps.resourcesListChanged();
+    t = t && listChangeListens.add(Area.TOOLS);
+    p = p && listChangeListens.add(Area.PROMPTS);
+    r = r && listChangeListens.add(Area.RESOURCES);
+    if (!t && !p && !r) {
+      return;
+    }
+    try {
+      listen(
+          new SubscriptionFilter(
+              t ? Boolean.TRUE : null,
+              p ? Boolean.TRUE : null,
+              r ? Boolean.TRUE : null,
+              null,
+              null),
+          new SubscriptionListener() {
+            @Override
+            public void listChanged(Area area) {
+              Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run);
+            }
+          });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /**
@@ -878,25 +926,15 @@ public final class McpClient implements AutoCloseable {
    * list-change listeners given to the builder get one, for the areas the server says it announces,
    * so they hear what they would hear on a handshake-era session.
    */
-  private void listenForBuilderListeners() throws InterruptedException {
-    ServerCapabilities caps = serverCapabilities();
+  private void listenForBuilderListeners() {
     Map<Area, List<Runnable>> given = settings.listChangedListeners();
-    boolean t = !given.getOrDefault(Area.TOOLS, List.of()).isEmpty() && caps.toolsListChanged();
-    boolean p = !given.getOrDefault(Area.PROMPTS, List.of()).isEmpty() && caps.promptsListChanged();
-    boolean r =
-        !given.getOrDefault(Area.RESOURCES, List.of()).isEmpty() && caps.resourcesListChanged();
-    if (!t && !p && !r) {
-      return;
+    Set<Area> areas = EnumSet.noneOf(Area.class);
+    for (Area a : Area.values()) {
+      if (!given.getOrDefault(a, List.of()).isEmpty()) {
+        areas.add(a);
+      }
     }
-    listen(
-        new SubscriptionFilter(
-            t ? Boolean.TRUE : null, p ? Boolean.TRUE : null, r ? Boolean.TRUE : null, null, null),
-        new SubscriptionListener() {
-          @Override
-          public void listChanged(Area area) {
-            Objects.requireNonNull(listeners.listChanged.get(area)).forEach(Runnable::run);
-          }
-        });
+    listenFor(areas);
   }
 
   /**

@@ -4,6 +4,8 @@ import static dev.herald.testing.RawHttpClient.describe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.Subscription;
+import dev.herald.client.SubscriptionListener;
 import dev.herald.http.servlet.ServletFixture.Client;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
@@ -12,6 +14,8 @@ import dev.herald.testing.SseReader;
 import dev.herald.testing.SseReader.Event;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.SubscriptionFilter;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -204,8 +208,18 @@ class McpServletTest {
       assertThat(r.firstText()).isEqualTo("stepped");
       assertThat(updates).extracting(ProgressUpdate::progress).containsExactly(1.0, 2.0, 3.0);
 
+      assertThat(client.protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
       CountDownLatch changed = new CountDownLatch(1);
-      client.onListChanged(McpClient.Area.TOOLS, changed::countDown);
+      Subscription listen =
+          client.listen(
+              new SubscriptionFilter(true, null, null, null, null),
+              new SubscriptionListener() {
+                @Override
+                public void listChanged(McpClient.Area area) {
+                  changed.countDown();
+                }
+              });
+      assertThat(listen.honoured().get(10, TimeUnit.SECONDS).wantsToolsListChanged()).isTrue();
       fixture.addTool("late");
       assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(client.tools()).extracting(t -> t.name()).contains("late");
