@@ -5,7 +5,9 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.AnnotationKeyword;
 import com.networknt.schema.path.PathType;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +35,19 @@ final class ToolSchema {
   /** Most failures named in one message; the rest are counted. */
   static final int MAX_REPORTED = 5;
 
+  /**
+   * JSON Schema 2020-12, where a keyword the dialect does not define (a tool's {@code
+   * x-mcp-header}, MCP 2026-07-28 SEP-2243, or any vendor extension) is an annotation: kept, never
+   * validated, and never logged as unknown.
+   */
+  private static final Dialect DIALECT =
+      Dialect.builder(Dialects.getDraft202012())
+          .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
+          .build();
+
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(
-          SpecificationVersion.DRAFT_2020_12,
+          DIALECT,
           b ->
               b.schemaLoader(l -> l.fetchRemoteResources(false))
                   .schemaRegistryConfig(
