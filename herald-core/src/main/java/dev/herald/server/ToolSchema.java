@@ -5,7 +5,9 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
-import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.Dialect;
+import com.networknt.schema.dialect.Dialects;
+import com.networknt.schema.keyword.AnnotationKeyword;
 import com.networknt.schema.path.PathType;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,9 +35,19 @@ final class ToolSchema {
   /** Most failures named in one message; the rest are counted. */
   static final int MAX_REPORTED = 5;
 
+  /**
+   * JSON Schema 2020-12 knowing MCP's {@code x-mcp-header} (MCP 2026-07-28 basic/transports, "Custom
+   * Headers") as an annotation, so a tool that mirrors an argument into a header compiles without
+   * the validator warning about an unknown keyword.
+   */
+  private static final Dialect DRAFT_2020_12_MCP =
+      Dialect.builder(Dialects.getDraft202012())
+          .keyword(new AnnotationKeyword("x-mcp-header"))
+          .build();
+
   private static final SchemaRegistry REGISTRY =
       SchemaRegistry.withDefaultDialect(
-          SpecificationVersion.DRAFT_2020_12,
+          DRAFT_2020_12_MCP,
           b ->
               b.schemaLoader(l -> l.fetchRemoteResources(false))
                   .schemaRegistryConfig(
