@@ -283,6 +283,8 @@ class ListenTest {
             Json.parse(
                 "{\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":"
                     + McpJson.toTree(gone.id())
+                    + ",\"io.modelcontextprotocol/serverInfo\":"
+                    + McpJson.toTree(server.info())
                     + "}}"));
     assertThat(peer.taggedMethods(gone.id())).containsExactly(ACK, UPDATED); // pending went first
     eventually(() -> server.activeListens() == 1, "the ended listen is released");
