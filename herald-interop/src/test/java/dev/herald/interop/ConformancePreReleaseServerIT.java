@@ -6,6 +6,8 @@ import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
 import dev.herald.interop.ConformanceSuite.Release;
 import dev.herald.interop.ConformanceSuite.Scenario;
+import dev.herald.server.McpServer;
+import dev.herald.server.ServedEras;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,24 +17,33 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The official conformance suite's pre-release 0.2.0-alpha.12 in server mode against Herald's
  * Streamable HTTP server serving the demo fixture on 127.0.0.1 (one dual-era endpoint): every
- * scenario the 2026-07-28 revision requires passes, and the handshake-era suite stays at every
- * check.
+ * scenario the 2026-07-28 revision requires passes (on a modern-only endpoint too), and the
+ * handshake-era suite stays at every check.
  */
 @Timeout(600)
 class ConformancePreReleaseServerIT {
 
   @Test
   void everyScenarioThe20260728RevisionRequiresPasses() throws Exception {
-    try (McpHttpServer http =
-        McpHttpServer.builder().server(DemoFixture.server()).port(0).build().start()) {
+    assertEveryScoredScenarioPasses(DemoFixture.server(), "server-requirements-2026-07-28");
+  }
+
+  @Test
+  void aModernOnlyServerPassesEveryScenarioThe20260728RevisionRequiresToo() throws Exception {
+    assertEveryScoredScenarioPasses(
+        DemoFixture.server(ServedEras.MODERN_ONLY), "server-requirements-2026-07-28-modern-only");
+  }
+
+  private static void assertEveryScoredScenarioPasses(McpServer server, String label)
+      throws Exception {
+    try (McpHttpServer http = McpHttpServer.builder().server(server).port(0).build().start()) {
       ConformanceSuite.Totals t =
           ConformanceSuite.run(
               Release.V0_2_0_ALPHA_12,
-              "server-requirements-2026-07-28",
+              label,
               List.of("server", "--url", http.uri().toString(), "--requirements", "2026-07-28"),
               Map.of());
-      Map<String, Scenario> scenarios =
-          ConformanceSuite.scenarios("server-requirements-2026-07-28");
+      Map<String, Scenario> scenarios = ConformanceSuite.scenarios(label);
       Set<String> notScored = ConformanceSuite.notScored(t.output());
       List<Scenario> scored =
           scenarios.values().stream().filter(s -> !notScored.contains(s.name())).toList();
