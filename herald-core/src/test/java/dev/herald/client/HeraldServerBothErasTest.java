@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -74,8 +73,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithADualEraServer() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -96,8 +93,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithAModernOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.MODERN_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -106,8 +101,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's ServedEras enforcement is merged (a handshake-only server refuses server/discover)")
   void aLatestClientFallsBackToTheHandshakeWithAHandshakeOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.HANDSHAKE_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
@@ -116,8 +109,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once the mrtr branch is merged (a 2026 request's elicit becomes input_required)")
   void aToolThatAsksForInputIsAnsweredByTheSameHandlerInThe2026Era() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -125,7 +116,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled("passes once the listen branch is merged (subscriptions/listen on the server)")
   void aListenOnA2026ServerDeliversToolListChanges() throws Exception {
     McpServer server = server().build();
     McpClient c = connect(server, client());
