@@ -145,7 +145,7 @@ class ModernPeerServersIT {
       List<McpClient.Area> areas = new CopyOnWriteArrayList<>();
       List<String> uris = new CopyOnWriteArrayList<>();
       int before = client.tools().size();
-      try (Subscription ignored =
+      try (Subscription listen =
           client.listen(
               new SubscriptionFilter(true, null, null, List.of("demo://counter"), null),
               new SubscriptionListener() {
@@ -161,6 +161,10 @@ class ModernPeerServersIT {
                   updated.countDown();
                 }
               })) {
+        // Only once the listen is acknowledged does the server send on it.
+        SubscriptionFilter honoured = listen.honoured().get(10, TimeUnit.SECONDS);
+        assertThat(honoured.wantsToolsListChanged()).isTrue();
+        assertThat(honoured.resourceSubscriptionsOrEmpty()).containsExactly("demo://counter");
         client.callTool("touch", TypeScriptServerIT.args("area", "tools"));
         assertThat(changed.await(10, TimeUnit.SECONDS)).as("tools/list_changed arrived").isTrue();
         assertThat(client.tools()).hasSize(before + 1);
