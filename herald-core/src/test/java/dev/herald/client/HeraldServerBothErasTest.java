@@ -3,6 +3,7 @@ package dev.herald.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.server.McpServer;
+import dev.herald.server.ResourceHandler;
 import dev.herald.server.ServedEras;
 import dev.herald.testing.Eventually;
 import dev.herald.transport.InMemoryTransport;
@@ -11,6 +12,7 @@ import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.Resource;
 import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import java.util.List;
@@ -135,5 +137,24 @@ class HeraldServerBothErasTest {
     server.addTool(Tool.builder("late").build(), call -> CallToolResult.text("late"));
     Eventually.eventually(() -> changed.contains(McpClient.Area.TOOLS), "the change arrived");
     assertThat(c.tools()).extracting(Tool::name).contains("late");
+  }
+
+  @Test
+  void aResourceSubscriptionOnA2026ServerIsInEffectWhenSubscribeReturns() throws Exception {
+    McpServer server =
+        server()
+            .resource(
+                Resource.of("demo://counter", "counter", "text/plain"),
+                ResourceHandler.text("text/plain", () -> "1"))
+            .build();
+    McpClient c = connect(server, client());
+    assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
+    List<String> updated = new CopyOnWriteArrayList<>();
+    try (ResourceSubscription s = c.subscribe("demo://counter", u -> updated.add(u.uri()))) {
+      // No wait: the listen behind the subscription was acknowledged before subscribe returned.
+      server.notifyResourceUpdated("demo://counter");
+      Eventually.eventually(() -> !updated.isEmpty(), "the update arrived");
+      assertThat(updated).containsExactly("demo://counter");
+    }
   }
 }
