@@ -111,8 +111,7 @@ class EraMatrixOverStdioIT {
   }
 
   @Test
-  void aClientWhoseServerDiscoverWasRefusedSendsNoModernMetaOnThePipeAfterwards()
-      throws Exception {
+  void aClientWhoseServerDiscoverWasRefusedSendsNoModernMetaOnThePipeAfterwards() throws Exception {
     try (McpClient client = connect(ServedEras.HANDSHAKE_ONLY)) {
       assertThat(client.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
       client.tools();
@@ -125,7 +124,8 @@ class EraMatrixOverStdioIT {
     assertThat(stderr).anyMatch(l -> l.startsWith(EraMatrixServer.SEEN + "tools/call"));
     assertThat(stderr).noneMatch(l -> l.startsWith(EraMatrixServer.SEEN + "server/discover"));
     for (JsonNode meta : seenMeta()) {
-      assertThat(meta.propertyNames().stream().filter(k -> k.startsWith("io.modelcontextprotocol/")))
+      assertThat(
+              meta.propertyNames().stream().filter(k -> k.startsWith("io.modelcontextprotocol/")))
           .as("no 2026 per-request _meta after the fallback: %s", meta)
           .isEmpty();
     }

@@ -34,14 +34,13 @@ public final class EraMatrixServer {
             .eras(eras)
             .progressInterval(Duration.ZERO)
             .listChangedDebounce(Duration.ZERO)
-            .interceptor(
-                chain -> {
-                  JsonNode params = chain.params();
-                  JsonNode meta = params == null ? null : params.get("_meta");
-                  System.err.println(
-                      SEEN + chain.method() + " " + (meta == null ? "{}" : meta.toString()));
-                  return chain.proceed();
-                })
+            .interceptor(chain -> {
+              JsonNode params = chain.params();
+              JsonNode meta = params == null ? null : params.get("_meta");
+              System.err.println(
+                  SEEN + chain.method() + " " + (meta == null ? "{}" : meta.toString()));
+              return chain.proceed();
+            })
             .tool(
                 Tool.builder("steps").description("Reports progress for n steps").build(),
                 call -> {
@@ -63,8 +62,7 @@ public final class EraMatrixServer {
                 Tool.builder("grow").description("Adds a tool").build(),
                 call -> {
                   String name = "grown-" + grown.incrementAndGet();
-                  self.get()
-                      .addTool(Tool.builder(name).build(), c -> CallToolResult.text(name));
+                  self.get().addTool(Tool.builder(name).build(), c -> CallToolResult.text(name));
                   return CallToolResult.text(name);
                 })
             .build();

@@ -70,8 +70,7 @@ final class EraMatrix {
                 Tool.builder("grow").description("Adds a tool").build(),
                 call -> {
                   String name = "grown-" + grown.incrementAndGet();
-                  self.get()
-                      .addTool(Tool.builder(name).build(), c -> CallToolResult.text(name));
+                  self.get().addTool(Tool.builder(name).build(), c -> CallToolResult.text(name));
                   return CallToolResult.text(name);
                 });
     McpServer server = extra.apply(builder).build();

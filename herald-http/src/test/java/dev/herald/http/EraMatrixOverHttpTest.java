@@ -4,9 +4,9 @@ import dev.herald.client.McpClient;
 import dev.herald.server.ServedEras;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Timeout;
 
 /**
  * The era matrix over Streamable HTTP on a real Jetty server: Herald's client set to "latest"

@@ -6,8 +6,8 @@ import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
-import dev.herald.session.Interceptor;
 import dev.herald.server.ServerSession;
+import dev.herald.session.Interceptor;
 import dev.herald.testing.Eventually;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.transport.http.StreamableHttpClientTransport;
@@ -80,11 +80,7 @@ class EraRoutingOverHttpTest {
   @Test
   void aClientWhoseServerDiscoverWasRefusedSendsNoModernMetaAfterwards() throws Exception {
     http =
-        McpHttpServer.builder()
-            .server(server(ServedEras.HANDSHAKE_ONLY))
-            .port(0)
-            .build()
-            .start();
+        McpHttpServer.builder().server(server(ServedEras.HANDSHAKE_ONLY)).port(0).build().start();
     try (McpClient client =
         EraMatrix.client().connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       assertThat(client.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
@@ -97,8 +93,12 @@ class EraRoutingOverHttpTest {
     }
     assertThat(seen).extracting(Seen::method).contains("tools/list", "tools/call");
     for (Seen s : seen) {
-      assertThat(s.method()).as("no 2026 method after the fallback").isNotEqualTo("server/discover");
-      assertThat(s.meta().propertyNames().stream().filter(k -> k.startsWith("io.modelcontextprotocol/")))
+      assertThat(s.method())
+          .as("no 2026 method after the fallback")
+          .isNotEqualTo("server/discover");
+      assertThat(
+              s.meta().propertyNames().stream()
+                  .filter(k -> k.startsWith("io.modelcontextprotocol/")))
           .as("the _meta of %s carries no 2026 per-request fields", s.method())
           .isEmpty();
     }
@@ -114,8 +114,8 @@ class EraRoutingOverHttpTest {
     HttpResponse<Stream<String>> get = raw.getResponse(null);
     try (Stream<String> body = get.body()) {
       assertThat(get.statusCode()).as("never 405 for a handshake-era client").isEqualTo(200);
-      assertThat(get.headers().firstValue("Content-Type")).hasValueSatisfying(
-          v -> assertThat(v).startsWith("text/event-stream"));
+      assertThat(get.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(v -> assertThat(v).startsWith("text/event-stream"));
     }
 
     List<String> changes = new CopyOnWriteArrayList<>();
