@@ -3,6 +3,7 @@ package dev.herald.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.server.McpServer;
@@ -80,6 +81,7 @@ class ClientOverHttpTest {
     LinkedBlockingQueue<McpClient.SessionRestart> restarts = new LinkedBlockingQueue<>();
     try (McpClient client =
         McpClient.builder()
+            .eras(EraPreference.HANDSHAKE_ONLY) // sessions are of the handshake era
             .onSessionRestart(restarts::add)
             .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();

@@ -2,6 +2,7 @@ package dev.herald.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.server.McpServer;
 import dev.herald.transport.http.SessionExpiredException;
@@ -34,7 +35,10 @@ class ClientSessionRestartTest {
     LinkedBlockingQueue<McpClient.SessionRestart> restarts = new LinkedBlockingQueue<>();
     LinkedBlockingQueue<McpClient.SessionRestart> addedLater = new LinkedBlockingQueue<>();
     McpClient.Builder builder =
-        McpClient.builder().info("first-host", "1.0").onSessionRestart(restarts::add);
+        McpClient.builder()
+            .eras(EraPreference.HANDSHAKE_ONLY) // session restarts are of the handshake era
+            .info("first-host", "1.0")
+            .onSessionRestart(restarts::add);
     try (McpClient client = builder.connect(() -> new StreamableHttpClientTransport(http.uri()))) {
       assertThat(server.sessions()).hasSize(1);
       assertThat(server.sessions().get(0).clientInfo().map(Implementation::name))
