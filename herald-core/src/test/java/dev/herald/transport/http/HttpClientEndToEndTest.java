@@ -6,6 +6,7 @@ import static dev.herald.transport.http.ScriptedServer.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
@@ -88,7 +89,12 @@ class HttpClientEndToEndTest {
     try (ScriptedServer server = new ScriptedServer(HttpClientEndToEndTest::script)) {
       StreamableHttpClientTransport transport = new StreamableHttpClientTransport(server.uri());
       CallToolResult result;
-      try (McpClient client = McpClient.builder().info("e2e", "1").connect(transport)) {
+      // The script is a handshake-era server: pinned, the client sends no server/discover first.
+      try (McpClient client =
+          McpClient.builder()
+              .info("e2e", "1")
+              .eras(EraPreference.HANDSHAKE_ONLY)
+              .connect(transport)) {
         assertThat(client.serverInfo().name()).isEqualTo("scripted");
         assertThat(transport.sessionId()).contains(SID);
         result =
