@@ -603,6 +603,7 @@ public final class McpClient implements AutoCloseable {
                   listener.accept(update);
                 }
               });
+      awaitAcknowledgement(s);
       return new ResourceSubscription(uri, s::close);
     }
     return subscribeOnSession(uri, listener);
@@ -644,6 +645,24 @@ public final class McpClient implements AutoCloseable {
   /** How many {@code subscriptions/listen} requests are open (for tests). */
   int openListens() {
     return listens.openCount();
+  }
+
+  /**
+   * Waits until the server acknowledged a listen (as a handshake-era {@code resources/subscribe}
+   * returns once the subscription is in effect): an update sent right after {@link #subscribe}
+   * returns is not lost to a listen the server has not yet registered.
+   */
+  private void awaitAcknowledgement(Subscription s) throws InterruptedException {
+    try {
+      s.honoured()
+          .get(settings.initializeTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new TransportException(
+          "the server ended the subscription before acknowledging it", e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      s.close();
+      throw new TransportException("the server did not acknowledge the subscription in time", e);
+    }
   }
 
   /** A handshake-era {@code resources/subscribe} for {@code uri}, shared by its listeners. */

@@ -3,6 +3,7 @@ package dev.herald.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.server.McpServer;
+import dev.herald.server.ResourceHandler;
 import dev.herald.server.ServedEras;
 import dev.herald.testing.Eventually;
 import dev.herald.transport.InMemoryTransport;
@@ -11,13 +12,13 @@ import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.Resource;
 import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -74,8 +75,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithADualEraServer() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -96,8 +95,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's stateless serving is merged (a 2026 request on a session without initialize gets the server's catalog)")
   void aLatestClientSpeaks2026WithAModernOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.MODERN_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -106,8 +103,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once era-core's ServedEras enforcement is merged (a handshake-only server refuses server/discover)")
   void aLatestClientFallsBackToTheHandshakeWithAHandshakeOnlyServer() throws Exception {
     McpClient c = connect(server().eras(ServedEras.HANDSHAKE_ONLY).build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
@@ -116,8 +111,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled(
-      "passes once the mrtr branch is merged (a 2026 request's elicit becomes input_required)")
   void aToolThatAsksForInputIsAnsweredByTheSameHandlerInThe2026Era() throws Exception {
     McpClient c = connect(server().build(), client());
     assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
@@ -125,7 +118,6 @@ class HeraldServerBothErasTest {
   }
 
   @Test
-  @Disabled("passes once the listen branch is merged (subscriptions/listen on the server)")
   void aListenOnA2026ServerDeliversToolListChanges() throws Exception {
     McpServer server = server().build();
     McpClient c = connect(server, client());
@@ -145,5 +137,24 @@ class HeraldServerBothErasTest {
     server.addTool(Tool.builder("late").build(), call -> CallToolResult.text("late"));
     Eventually.eventually(() -> changed.contains(McpClient.Area.TOOLS), "the change arrived");
     assertThat(c.tools()).extracting(Tool::name).contains("late");
+  }
+
+  @Test
+  void aResourceSubscriptionOnA2026ServerIsInEffectWhenSubscribeReturns() throws Exception {
+    McpServer server =
+        server()
+            .resource(
+                Resource.of("demo://counter", "counter", "text/plain"),
+                ResourceHandler.text("text/plain", () -> "1"))
+            .build();
+    McpClient c = connect(server, client());
+    assertThat(c.era()).isEqualTo(ProtocolVersion.Era.MODERN);
+    List<String> updated = new CopyOnWriteArrayList<>();
+    try (ResourceSubscription s = c.subscribe("demo://counter", u -> updated.add(u.uri()))) {
+      // No wait: the listen behind the subscription was acknowledged before subscribe returned.
+      server.notifyResourceUpdated("demo://counter");
+      Eventually.eventually(() -> !updated.isEmpty(), "the update arrived");
+      assertThat(updated).containsExactly("demo://counter");
+    }
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
+import dev.herald.client.Subscription;
+import dev.herald.client.SubscriptionListener;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.transport.Transport;
@@ -14,6 +16,7 @@ import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ResourceContents;
+import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
 import java.time.Duration;
@@ -142,18 +145,26 @@ class ModernPeerServersIT {
       List<McpClient.Area> areas = new CopyOnWriteArrayList<>();
       List<String> uris = new CopyOnWriteArrayList<>();
       int before = client.tools().size();
-      try (Listening ignored =
-          Listening.open(
-              client,
+      try (Subscription listen =
+          client.listen(
               new SubscriptionFilter(true, null, null, List.of("demo://counter"), null),
-              area -> {
-                areas.add(area);
-                changed.countDown();
-              },
-              u -> {
-                uris.add(u.uri());
-                updated.countDown();
+              new SubscriptionListener() {
+                @Override
+                public void listChanged(McpClient.Area area) {
+                  areas.add(area);
+                  changed.countDown();
+                }
+
+                @Override
+                public void resourceUpdated(ResourceUpdatedParams u) {
+                  uris.add(u.uri());
+                  updated.countDown();
+                }
               })) {
+        // Only once the listen is acknowledged does the server send on it.
+        SubscriptionFilter honoured = listen.honoured().get(10, TimeUnit.SECONDS);
+        assertThat(honoured.wantsToolsListChanged()).isTrue();
+        assertThat(honoured.resourceSubscriptionsOrEmpty()).containsExactly("demo://counter");
         client.callTool("touch", TypeScriptServerIT.args("area", "tools"));
         assertThat(changed.await(10, TimeUnit.SECONDS)).as("tools/list_changed arrived").isTrue();
         assertThat(client.tools()).hasSize(before + 1);

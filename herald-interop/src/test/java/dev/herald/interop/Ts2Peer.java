@@ -29,15 +29,37 @@ final class Ts2Peer {
     return dir;
   }
 
+  /**
+   * The {@code node} to run the v2 SDK with: {@code -Dherald.interop.node} if set, else the Node 22
+   * pinned in {@code interop/conformance} (installed by {@code npm ci --prefix interop/conformance})
+   * when present, else {@code node} on the PATH (a fresh machine's distribution node may be older
+   * than the SDK supports).
+   */
+  static String node() {
+    String configured = System.getProperty("herald.interop.node");
+    if (configured != null && !configured.isBlank()) {
+      return configured;
+    }
+    Path pinned =
+        Path.of(
+                System.getProperty("herald.interop.conformance", "../interop/conformance"),
+                "node_modules",
+                ".bin",
+                "node")
+            .toAbsolutePath()
+            .normalize();
+    return Files.isExecutable(pinned) ? pinned.toString() : "node";
+  }
+
   static PeerProcess.HttpServer httpServer() throws Exception {
     Path dir = dir();
     return PeerProcess.httpServer(
-        "ts2-http", List.of("node", dir.resolve("server.mjs").toString(), "--http", "0"), dir);
+        "ts2-http", List.of(node(), dir.resolve("server.mjs").toString(), "--http", "0"), dir);
   }
 
   static SubprocessTransport stdioServer() {
     Path dir = dir();
-    return SubprocessTransport.builder("node", dir.resolve("server.mjs").toString())
+    return SubprocessTransport.builder(node(), dir.resolve("server.mjs").toString())
         .directory(dir)
         .stderr(line -> System.err.println("[ts2-server] " + line))
         .build();
@@ -48,7 +70,7 @@ final class Ts2Peer {
       throws Exception {
     Path dir = dir();
     List<String> cmd =
-        new ArrayList<>(List.of("node", dir.resolve("client.mjs").toString(), "--era", era));
+        new ArrayList<>(List.of(node(), dir.resolve("client.mjs").toString(), "--era", era));
     cmd.addAll(target);
     return PeerProcess.runClient(cmd, dir);
   }
