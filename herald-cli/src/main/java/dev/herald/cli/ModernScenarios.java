@@ -73,7 +73,8 @@ final class ModernScenarios {
             client.tools().stream()
                 .filter(t -> t.name().equals("json_schema_2020_12_tool"))
                 .findFirst()
-                .orElseThrow(() -> new IllegalStateException("json_schema_2020_12_tool not listed"));
+                .orElseThrow(
+                    () -> new IllegalStateException("json_schema_2020_12_tool not listed"));
         ObjectNode args = McpJson.object();
         args.set("schema", focal.inputSchema());
         client.callTool("json_schema_echo", args);
