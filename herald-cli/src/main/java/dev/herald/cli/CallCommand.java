@@ -94,6 +94,8 @@ final class CallCommand implements Callable<Integer> {
       description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
+  @CommandLine.Mixin EraOption era = new EraOption();
+
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
@@ -143,7 +145,8 @@ final class CallCommand implements Callable<Integer> {
         })) {
       try {
         client.set(
-            target.connect(McpClient.builder().onLog(m -> bar.log(logLine(m))), verbose, err));
+            target.connect(
+                era.apply(McpClient.builder()).onLog(m -> bar.log(logLine(m))), verbose, err));
       } catch (RuntimeException e) {
         bar.finish("");
         if (ctrlC.fired()) {
