@@ -10,9 +10,11 @@ import dev.herald.session.TimeoutException;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
+import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.Tool;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -161,6 +163,11 @@ final class CallCommand implements Callable<Integer> {
         return Errors.FAILED;
       }
       McpClient c = client.get();
+      if (c.era() == ProtocolVersion.Era.MODERN) {
+        // A 2026-07-28 request gets logs only when it names a level: ask for what a handshake
+        // session sends by default (info and above), on this call's own stream.
+        c.setLoggingLevel(LoggingLevel.INFO);
+      }
       ObjectNode arguments;
       try {
         Tool tool =
