@@ -10,9 +10,11 @@ import dev.herald.session.TimeoutException;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
+import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.Tool;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -94,6 +96,8 @@ final class CallCommand implements Callable<Integer> {
       description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
+  @CommandLine.Mixin EraOption era = new EraOption();
+
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
@@ -143,7 +147,8 @@ final class CallCommand implements Callable<Integer> {
         })) {
       try {
         client.set(
-            target.connect(McpClient.builder().onLog(m -> bar.log(logLine(m))), verbose, err));
+            target.connect(
+                era.apply(McpClient.builder()).onLog(m -> bar.log(logLine(m))), verbose, err));
       } catch (RuntimeException e) {
         bar.finish("");
         if (ctrlC.fired()) {
@@ -158,6 +163,11 @@ final class CallCommand implements Callable<Integer> {
         return Errors.FAILED;
       }
       McpClient c = client.get();
+      if (c.era() == ProtocolVersion.Era.MODERN) {
+        // A 2026-07-28 request gets logs only when it names a level: ask for what a handshake
+        // session sends by default (info and above), on this call's own stream.
+        c.setLoggingLevel(LoggingLevel.INFO);
+      }
       ObjectNode arguments;
       try {
         Tool tool =

@@ -5,16 +5,21 @@ import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.ProtocolVersion;
 import java.net.URI;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
  * The program under test for the official conformance suite's client mode: it connects to the
  * suite's mock server at the URL it is given and acts out the scenario named by {@code
- * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed. The 2026-07-28
- * scenarios are acted out by {@link ModernScenarios}.
+ * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed. Every scenario runs on
+ * an ordinary {@link McpClient}, pinned to the version in {@code MCP_CONFORMANCE_PROTOCOL_VERSION}
+ * when that is a 2026-07-28-era one; the 2026-07-28 scenarios are acted out by {@link
+ * ModernScenarios}.
  */
 @Command(
     name = "conformance-client",
@@ -27,26 +32,21 @@ final class ConformanceClientCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String scenario = System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", "initialize");
-    if (ModernScenarios.NAMES.contains(scenario)) {
-      ModernScenarios.run(
-          scenario,
-          url,
-          new dev.herald.wire.Implementation(
-              "herald-conformance-client",
-              null,
-              dev.herald.cli.fixture.Version.VERSION,
-              null,
-              null,
-              null),
-          System.out);
-      return 0;
-    }
     McpClient.Builder builder =
         McpClient.builder()
             .info("herald-conformance-client", dev.herald.cli.fixture.Version.VERSION);
-    if (scenario.startsWith("elicitation")) {
+    pinnedVersion(System.getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+        .ifPresent(builder::protocolVersion);
+    boolean modern = ModernScenarios.NAMES.contains(scenario);
+    if (modern || scenario.startsWith("elicitation")) {
       // Accept with nothing filled in: Herald applies the schema's defaults (SEP-1034).
       builder.elicitation((params, ctx) -> ElicitResult.accept(McpJson.object()));
+    }
+    if (modern) {
+      try (McpClient client = builder.connect(new StreamableHttpClientTransport(url))) {
+        ModernScenarios.run(scenario, client, System.out);
+      }
+      return 0;
     }
     try (McpClient client = builder.connect(new StreamableHttpClientTransport(url))) {
       switch (scenario) {
@@ -73,5 +73,17 @@ final class ConformanceClientCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * The version the suite asks for ({@code MCP_CONFORMANCE_PROTOCOL_VERSION}) when it is a
+   * 2026-07-28-era one: the client is pinned to it. For any other (the suite names 2025-11-25 for
+   * the handshake-era scenarios) the client stays on {@link dev.herald.client.EraPreference#LATEST},
+   * probing with {@code server/discover} and falling back to the handshake.
+   */
+  static Optional<ProtocolVersion> pinnedVersion(@Nullable String named) {
+    return Optional.ofNullable(named)
+        .flatMap(ProtocolVersion::parse)
+        .filter(v -> v.era() == ProtocolVersion.Era.MODERN);
   }
 }

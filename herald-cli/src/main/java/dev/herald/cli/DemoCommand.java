@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.cli.fixture.Version;
+import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
 import dev.herald.client.ToolCallHandle;
@@ -76,6 +77,9 @@ final class DemoCommand implements Callable<Integer> {
       try (McpClient client =
           McpClient.builder()
               .info("herald-demo-client", Version.VERSION)
+              // The tour shows the handshake era's session features (the standing GET stream,
+              // session logs, resumption with Last-Event-ID); `herald list` and `watch` show 2026.
+              .eras(EraPreference.HANDSHAKE_ONLY)
               .eventListener(events)
               .onLog(m -> {
                 logs.incrementAndGet();
@@ -98,10 +102,11 @@ final class DemoCommand implements Callable<Integer> {
         board.println(
             String.format(
                 Locale.ROOT,
-                "Connected over Streamable HTTP: %s %s, protocol %s, %d tools",
+                "Connected over Streamable HTTP: %s %s, protocol %s (%s era), %d tools",
                 client.serverInfo().name(),
                 client.serverInfo().version(),
                 client.protocolVersion().wire(),
+                EraOption.name(client),
                 client.tools().size()));
 
         board.println("");

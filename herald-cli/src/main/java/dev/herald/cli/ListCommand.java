@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code herald list}: the server's tools, resources, resource templates and prompts, names and
- * descriptions aligned; only the areas the server declares.
+ * descriptions aligned; only the areas the server declares. The header names the server, the
+ * negotiated protocol version and its era ({@code modern}: 2026-07-28, {@code handshake}).
  */
 @Command(
     name = "list",
@@ -37,6 +38,8 @@ final class ListCommand implements Callable<Integer> {
       description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
+  @CommandLine.Mixin EraOption era = new EraOption();
+
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
@@ -48,7 +51,7 @@ final class ListCommand implements Callable<Integer> {
     ServerTarget target = split.target();
     McpClient client;
     try {
-      client = target.connect(McpClient.builder(), verbose, System.err);
+      client = target.connect(era.apply(McpClient.builder()), verbose, System.err);
     } catch (RuntimeException e) {
       System.err.println(
           "herald: cannot connect to "
@@ -61,10 +64,11 @@ final class ListCommand implements Callable<Integer> {
     try (client) {
       ServerCapabilities caps = client.serverCapabilities();
       out.printf(
-          "%s %s, protocol %s%n",
+          "%s %s, protocol %s (%s era)%n",
           TerminalText.line(client.serverInfo().name()),
           TerminalText.line(client.serverInfo().version()),
-          client.protocolVersion().wire());
+          client.protocolVersion().wire(),
+          EraOption.name(client));
       if (caps.tools() != null) {
         section(
             out,

@@ -2,6 +2,9 @@ package dev.herald.cli;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.server.McpServer;
+import dev.herald.server.ServedEras;
+import dev.herald.session.EventListener;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.ArgGroup;
@@ -49,15 +52,38 @@ final class ServeCommand implements Callable<Integer> {
       description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
   String[] origins = {};
 
+  /** The values of {@code --eras}. */
+  enum Eras {
+    dual(ServedEras.DUAL),
+    modern(ServedEras.MODERN_ONLY),
+    handshake(ServedEras.HANDSHAKE_ONLY);
+
+    final ServedEras served;
+
+    Eras(ServedEras served) {
+      this.served = served;
+    }
+  }
+
+  @Option(
+      names = "--eras",
+      paramLabel = "ERAS",
+      defaultValue = "dual",
+      description =
+          "Protocol eras to serve: dual (2026-07-28 and the handshake; the default), modern"
+              + " (2026-07-28 only) or handshake (2025-11-25 and before only).")
+  Eras eras = Eras.dual;
+
   @Override
   public Integer call() throws Exception {
+    McpServer server = DemoFixture.server(EventListener.NONE, eras.served);
     if (mode == null || mode.port == null) {
-      DemoFixture.server().serveStdio();
+      server.serveStdio();
       return 0;
     }
     McpHttpServer http =
         McpHttpServer.builder()
-            .server(DemoFixture.server())
+            .server(server)
             .host(host)
             .port(mode.port)
             .path(path)

@@ -1,14 +1,21 @@
 package dev.herald.cli;
 
+import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
+import dev.herald.client.SubscriptionListener;
 import dev.herald.client.TerminalText;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.ProtocolVersion;
+import dev.herald.wire.ResourceUpdatedParams;
+import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.SubscriptionFilter;
 import java.io.PrintStream;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,6 +28,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code herald watch}: connects, subscribes, and prints every notification as it arrives, one
  * timestamped line each, until Ctrl-C (exit 130) or the server goes away (exit 1).
+ *
+ * <p>The subscription is one {@link McpClient#listen}: {@code subscriptions/listen} on a
+ * 2026-07-28 server, the session's {@code list_changed} notifications and {@code
+ * resources/subscribe} on a handshake-era one. Logs outside a request reach a client only in a
+ * handshake-era session (2026-07-28 logs ride the request that caused them), so {@code --level}
+ * with {@code --era latest} tries the handshake first.
  */
 @Command(
     name = "watch",
@@ -56,6 +69,8 @@ final class WatchCommand implements Callable<Integer> {
       description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
+  @CommandLine.Mixin EraOption era = new EraOption();
+
   @Override
   public Integer call() throws Exception {
     ServerTarget.Split split = ServerTarget.split(spec, positionals);
@@ -85,22 +100,45 @@ final class WatchCommand implements Callable<Integer> {
         })) {
       McpClient c;
       try {
-        c =
-            target.connect(
-                McpClient.builder()
-                    .onLog(m -> print(out, CallCommand.logLine(m)))
-                    .onListChanged(McpClient.Area.TOOLS, () -> print(out, "tools/list_changed"))
-                    .onListChanged(McpClient.Area.PROMPTS, () -> print(out, "prompts/list_changed"))
-                    .onListChanged(
-                        McpClient.Area.RESOURCES, () -> print(out, "resources/list_changed")),
-                verbose,
-                err);
-        client.set(c);
-        for (String uri : resources) {
-          c.subscribe(uri, u -> print(out, "resources/updated " + TerminalText.line(u.uri())));
+        McpClient.Builder builder =
+            era.apply(McpClient.builder()).onLog(m -> print(out, CallCommand.logLine(m)));
+        if (logLevel != null && era.era == EraOption.Era.latest) {
+          // Server logs outside a request exist only in a handshake-era session.
+          builder.eras(EraPreference.HANDSHAKE_FIRST);
         }
+        c = target.connect(builder, verbose, err);
+        client.set(c);
         if (logLevel != null) {
           c.setLoggingLevel(logLevel);
+        }
+        ServerCapabilities caps = c.serverCapabilities();
+        SubscriptionFilter filter =
+            new SubscriptionFilter(
+                caps.toolsListChanged() ? Boolean.TRUE : null,
+                caps.promptsListChanged() ? Boolean.TRUE : null,
+                caps.resourcesListChanged() ? Boolean.TRUE : null,
+                resources.isEmpty() ? null : List.copyOf(resources),
+                null);
+        if (!caps.toolsListChanged()
+            && !caps.promptsListChanged()
+            && !caps.resourcesListChanged()
+            && resources.isEmpty()) {
+          filter = null; // nothing the server announces: only logs, if asked for
+        }
+        if (filter != null) {
+          c.listen(
+              filter,
+              new SubscriptionListener() {
+                @Override
+                public void listChanged(McpClient.Area area) {
+                  print(out, area.name().toLowerCase(Locale.ROOT) + "/list_changed");
+                }
+
+                @Override
+                public void resourceUpdated(ResourceUpdatedParams update) {
+                  print(out, "resources/updated " + TerminalText.line(update.uri()));
+                }
+              });
         }
       } catch (RuntimeException e) {
         if (ctrlC.fired()) {
@@ -119,8 +157,12 @@ final class WatchCommand implements Callable<Integer> {
         return Errors.FAILED;
       }
       err.printf(
-          "watching %s %s (Ctrl-C to stop)%n",
-          TerminalText.line(c.serverInfo().name()), TerminalText.line(c.serverInfo().version()));
+          "watching %s %s, protocol %s (%s era%s) (Ctrl-C to stop)%n",
+          TerminalText.line(c.serverInfo().name()),
+          TerminalText.line(c.serverInfo().version()),
+          c.protocolVersion().wire(),
+          EraOption.name(c),
+          c.era() == ProtocolVersion.Era.MODERN ? ", subscriptions/listen" : "");
       err.flush();
       Throwable cause;
       try {

@@ -27,8 +27,10 @@ import tools.jackson.databind.node.ObjectNode;
 class FixtureIT {
 
   private static McpClient connect() throws InterruptedException {
+    // Raw resources/subscribe and friends below are handshake-era requests.
     return McpClient.builder()
         .info("fixture-it", "1")
+        .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY)
         .connect(
             SubprocessTransport.builder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio"))
                 .stderr(line -> System.err.println("[server] " + line))

@@ -46,6 +46,7 @@ class StdioEndToEndIT {
         McpClient.builder()
             .eventListenerFactory(role -> new CountingEventListener())
             .info("e2e", "1")
+            .eras(dev.herald.client.EraPreference.HANDSHAKE_ONLY) // session logs, 2025-11-25
             .onLog(m -> {
               logs.add(m);
               logged.countDown();

@@ -199,10 +199,17 @@ class StdioListenIT {
     JsonNode end3 = await(response("3"), "listen 3 ended by the server");
     await(response("\"c5\""), "end_listens answered");
 
+    // Every result's _meta also names the server (MCP 2026-07-28: serverInfo on every result).
     assertThat(end2.get("result"))
         .isEqualTo(
             McpJson.mapper()
-                .readTree("{\"resultType\":\"complete\",\"_meta\":{\"" + SUB + "\":2}}"));
+                .readTree(
+                    "{\"resultType\":\"complete\",\"_meta\":{\""
+                        + SUB
+                        + "\":2,\"io.modelcontextprotocol/serverInfo\":"
+                        + "{\"name\":\"herald-demo\",\"version\":\""
+                        + dev.herald.cli.fixture.Version.VERSION
+                        + "\"}}}"));
     assertThat(end3.get("result").get("_meta").get(SUB).intValue()).isEqualTo(3);
     assertThat(seenFor("\"L1\""))
         .containsExactly(

@@ -62,7 +62,7 @@ class TerminalCommandsIT {
     String marker = "list-term-" + UUID.randomUUID();
     try (Tmux tmux = new Tmux(Cli.herald(List.of("list"), Cli.demoServer(marker)))) {
       String last = tmux.captureUntil(s -> s.contains("EXIT="), 100, 30_000).getLast();
-      assertThat(last).contains("test_simple_prompt").contains("Prompts (5)").contains("EXIT=0");
+      assertThat(last).contains("test_simple_prompt").contains("Prompts (6)").contains("EXIT=0");
       WatchCommandIT.awaitGone(marker);
     }
   }

@@ -87,6 +87,68 @@ class WatchCommandIT {
   }
 
   @Test
+  void watchOnA2026ServerSeesListChangesAndUpdatesThroughSubscriptionsListen() throws Exception {
+    String marker = "watch-modern-" + UUID.randomUUID();
+    Process p =
+        new ProcessBuilder(
+                Cli.herald(
+                    List.of("watch", "--era", "modern", "--resource", TestServer.TICKER),
+                    Cli.testServer("-Dtest.ticker=true", "-Dherald.it.marker=" + marker)))
+            .start();
+    p.getOutputStream().close();
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    Thread.ofVirtual()
+        .start(() -> {
+          try (BufferedReader r =
+              new BufferedReader(
+                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            r.lines().forEach(lines::add);
+          } catch (Exception ignored) {
+            // process gone
+          }
+        });
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> {
+          try {
+            return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+          } catch (Exception e) {
+            return "";
+          }
+        });
+    try {
+      List<String> wanted =
+          List.of(
+              "tools/list_changed",
+              "prompts/list_changed",
+              "resources/list_changed",
+              "resources/updated " + TestServer.TICKER);
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (seen.size() < wanted.size() && System.nanoTime() < deadline) {
+        String line = lines.poll(500, TimeUnit.MILLISECONDS);
+        if (line == null) {
+          continue;
+        }
+        assertThat(line).matches(TIME + ".+");
+        String body = line.substring(13);
+        wanted.stream().filter(body::startsWith).forEach(seen::add);
+      }
+      assertThat(seen).containsExactlyInAnyOrderElementsOf(wanted);
+      new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+      assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).isEqualTo(130);
+      assertThat(err.get(5, TimeUnit.SECONDS))
+          .contains(
+              "watching test-server 1, protocol 2026-07-28 (modern era, subscriptions/listen)")
+          .doesNotContain("Exception");
+      awaitGone(marker);
+    } finally {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
   void watchEndsWithOneLineAndExitOneWhenTheServerGoesAway() throws Exception {
     Cli.Run run =
         Cli.run(Cli.herald(List.of("watch"), Cli.testServer("-Dtest.exit.after.ms=1500")));

@@ -11,6 +11,7 @@ import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
+import dev.herald.transport.http.McpHeaders;
 import dev.herald.wire.CacheableResult;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CallToolResult;
@@ -182,7 +183,7 @@ public final class McpClient implements AutoCloseable {
         cache(
             McpMethods.TOOLS_LIST,
             ListToolsResult.class,
-            ListToolsResult::tools,
+            page -> usableTools(page.tools()),
             ListToolsResult::nextCursor);
     this.prompts =
         cache(
@@ -387,7 +388,11 @@ public final class McpClient implements AutoCloseable {
     return tools.get();
   }
 
-  /** The tools, from the cache; fetched when the cache is empty or a list change made it stale. */
+  /**
+   * The tools, from the cache; fetched when the cache is empty or a list change made it stale. From
+   * a 2026-07-28 server, tools with invalid {@code x-mcp-header} annotations are left out (see
+   * {@link McpHeaders#invalidToolHeaders}).
+   */
   public List<Tool> tools() throws InterruptedException {
     return tools.get();
   }
@@ -462,6 +467,35 @@ public final class McpClient implements AutoCloseable {
         },
         settings.ticker(),
         settings.cacheIdentity());
+  }
+
+  /**
+   * The listed tools this client exposes. In the 2026-07-28 era a tool whose {@code x-mcp-header}
+   * annotations are invalid is dropped (MCP 2026-07-28 basic/transports/streamable-http, "Custom
+   * Headers from Tool Parameters": clients MUST exclude such tools from the list they expose), on
+   * every transport, so the catalog does not depend on the binding. A handshake-era list is kept
+   * whole: that era has no {@code Mcp-Param-*} headers, and the keyword means nothing to its
+   * servers.
+   */
+  private List<Tool> usableTools(List<Tool> listed) {
+    if (version.handshake()) {
+      return listed;
+    }
+    List<Tool> usable = new ArrayList<>(listed.size());
+    for (Tool t : listed) {
+      Optional<String> invalid = McpHeaders.invalidToolHeaders(t);
+      if (invalid.isEmpty()) {
+        usable.add(t);
+      } else {
+        System.getLogger("dev.herald.client")
+            .log(
+                System.Logger.Level.WARNING,
+                "dropped tool {0} from the list: {1}",
+                t.name(),
+                invalid.get());
+      }
+    }
+    return usable;
   }
 
   /** Marks an area's cache stale (a matching notification arrived). */

@@ -29,7 +29,8 @@ import tools.jackson.databind.JsonNode;
  * <p>Design note. A modern probe is {@code server/discover} with the full request {@code _meta}. A
  * {@link DiscoverResult} makes the client modern. So does a recognised modern error: {@code -32022}
  * names the versions the server speaks, and the client retries with the newest mutual modern one
- * (or, allowed to, goes to the handshake with the newest mutual handshake one); {@code -32020} and
+ * not tried yet (once more with the refused one when the server names it among those it speaks),
+ * or, allowed to, goes to the handshake with the newest mutual handshake one; {@code -32020} and
  * {@code -32021} come only from modern servers, so they fail the connect as they are. Every other
  * answer is a handshake-era server's, whatever its form: any other JSON-RPC error (a transport
  * reports an HTTP 400/404/405 without a modern error as one), a result that is not a discover
@@ -94,6 +95,7 @@ final class Negotiation {
   private Object modern(ProtocolVersion first) throws InterruptedException {
     ProtocolVersion version = first;
     Set<ProtocolVersion> tried = new HashSet<>();
+    Set<ProtocolVersion> retried = new HashSet<>();
     while (true) {
       tried.add(version);
       if (!carries(version)) {
@@ -123,6 +125,9 @@ final class Negotiation {
                     .filter(v -> !v.handshake() && !tried.contains(v))
                     .max(Comparator.naturalOrder())
                     .orElse(null);
+            if (next == null && mutual.contains(version) && retried.add(version)) {
+              next = version; // the server names the version it refused: retry it once
+            }
             if (next != null) {
               version = next;
               continue;

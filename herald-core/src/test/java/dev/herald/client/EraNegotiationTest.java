@@ -14,6 +14,7 @@ import dev.herald.wire.MetaKeys;
 import dev.herald.wire.ProtocolVersion;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
@@ -142,6 +143,40 @@ class EraNegotiationTest {
                   .stringValue())
           .isEqualTo("2025-06-18");
     }
+  }
+
+  @Test
+  void unsupportedVersionNamingTheRefusedVersionIsRetriedWithItOnceOnly() throws Exception {
+    AtomicInteger refusals = new AtomicInteger();
+    ModernPeer peer = new ModernPeer();
+    peer.on(
+        McpMethods.SERVER_DISCOVER,
+        r ->
+            refusals.getAndIncrement() == 0
+                ? error(
+                    r,
+                    ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+                    "Unsupported protocol version",
+                    "{\"supported\":[\"2026-07-28\"],\"requested\":\"2026-07-28\"}")
+                : result(r, ModernPeer.DISCOVER));
+    try (McpClient c = client().connect(peer.clientEnd())) {
+      assertThat(c.protocolVersion()).isEqualTo(ProtocolVersion.V2026_07_28);
+      assertThat(peer.requests(McpMethods.SERVER_DISCOVER)).hasSize(2);
+    }
+
+    ModernPeer stubborn = new ModernPeer();
+    stubborn.on(
+        McpMethods.SERVER_DISCOVER,
+        r ->
+            error(
+                r,
+                ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION,
+                "Unsupported protocol version",
+                "{\"supported\":[\"2026-07-28\"],\"requested\":\"2026-07-28\"}"));
+    assertThatThrownBy(() -> client().connect(stubborn.clientEnd()))
+        .isInstanceOf(McpException.class)
+        .satisfies(e -> assertThat(((McpException) e).code()).isEqualTo(-32022));
+    assertThat(stubborn.requests(McpMethods.SERVER_DISCOVER)).hasSize(2);
   }
 
   @Test
