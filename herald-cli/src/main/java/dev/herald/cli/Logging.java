@@ -7,14 +7,6 @@ import java.util.logging.SimpleFormatter;
 
 /** Routes Herald's logs to stderr, one line each, at a level set by HERALD_LOG (default warning). */
 final class Logging {
-  /**
-   * The schema library warns once per schema about keywords it does not know, such as
-   * {@code x-mcp-header} (MCP 2026-07-28) in the fixture's tools: noise unless debugging. Held
-   * here so the logger, and its level, outlive {@link #configure()}.
-   */
-  private static final Logger UNKNOWN_KEYWORDS =
-      Logger.getLogger("com.networknt.schema.keyword.UnknownKeywordFactory");
-
   private Logging() {}
 
   static void configure() {
@@ -29,9 +21,6 @@ final class Logging {
     handler.setLevel(level);
     root.addHandler(handler);
     root.setLevel(level);
-    if (level.intValue() >= Level.INFO.intValue()) {
-      UNKNOWN_KEYWORDS.setLevel(Level.SEVERE);
-    }
   }
 
   private static Level parse(String name) {
