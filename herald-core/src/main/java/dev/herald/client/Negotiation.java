@@ -14,13 +14,16 @@ import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.ResultType;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * How a client settles on a protocol version with a server (MCP 2026-07-28 basic/versioning,
@@ -105,15 +108,11 @@ final class Negotiation {
       JsonNode node;
       try {
         node =
-            McpClient.await(
-                engine
-                    .request(
-                        McpMethods.SERVER_DISCOVER,
-                        client.paramsFor(version, null, CallOptions.defaults()),
-                        CallOptions.builder().timeout(settings.discoverTimeout()).build(),
-                        null,
-                        client::learnDiscovered)
-                    .result());
+            ask(
+                McpMethods.SERVER_DISCOVER,
+                client.paramsFor(version, null, CallOptions.defaults()),
+                settings.discoverTimeout(),
+                client::learnDiscovered);
       } catch (TimeoutException e) {
         return new FallBack(null, "no answer to server/discover");
       } catch (McpException e) {
@@ -170,6 +169,19 @@ final class Negotiation {
     }
   }
 
+  /**
+   * Sends one negotiation request and waits for its result; {@code learn} reads the result in order
+   * with the frames that follow it.
+   */
+  private JsonNode ask(
+      String method, @Nullable ObjectNode params, Duration timeout, Consumer<JsonNode> learn)
+      throws InterruptedException {
+    return McpClient.await(
+        engine
+            .request(method, params, CallOptions.builder().timeout(timeout).build(), null, learn)
+            .result());
+  }
+
   /** The answer as a discover result, or {@code null} when it is not one. */
   static @Nullable DiscoverResult asDiscover(@Nullable JsonNode node) {
     if (node == null || !node.isObject() || !ResultType.COMPLETE.equals(ResultType.of(node))) {
@@ -191,17 +203,13 @@ final class Negotiation {
     JsonNode node;
     try {
       node =
-          McpClient.await(
-              engine
-                  .request(
-                      McpMethods.INITIALIZE,
-                      McpJson.toObject(
-                          new InitializeParams(
-                              offer.wire(), settings.capabilities(), settings.info(), null)),
-                      CallOptions.builder().timeout(settings.initializeTimeout()).build(),
-                      null,
-                      client::learnCapabilities)
-                  .result());
+          ask(
+              McpMethods.INITIALIZE,
+              McpJson.toObject(
+                  new InitializeParams(
+                      offer.wire(), settings.capabilities(), settings.info(), null)),
+              settings.initializeTimeout(),
+              client::learnCapabilities);
     } catch (McpException e) {
       ProtocolVersion modern =
           mayGoModern

@@ -138,12 +138,8 @@ final class NotificationGate {
       v = Verdict.NOT_OPERATING;
     } else if (caps == null || !caps.supportsLogging()) {
       v = Verdict.NOT_DECLARED;
-    } else if (!level.admittedBy(logLevel)) {
-      v = Verdict.BELOW_LEVEL;
-    } else if (!logBucket().tryAcquire()) {
-      v = Verdict.RATE_LIMITED;
     } else {
-      v = Verdict.SEND;
+      v = levelAndRate(level, logLevel);
     }
     return report(v, EventListener.Family.MESSAGE);
   }
@@ -157,17 +153,16 @@ final class NotificationGate {
    * declares {@code logging}.)
    */
   Verdict requestLog(LoggingLevel level, @Nullable LoggingLevel requested) {
-    Verdict v;
-    if (requested == null) {
-      v = Verdict.NOT_DECLARED;
-    } else if (!level.admittedBy(requested)) {
-      v = Verdict.BELOW_LEVEL;
-    } else if (!logBucket().tryAcquire()) {
-      v = Verdict.RATE_LIMITED;
-    } else {
-      v = Verdict.SEND;
-    }
+    Verdict v = requested == null ? Verdict.NOT_DECLARED : levelAndRate(level, requested);
     return report(v, EventListener.Family.MESSAGE);
+  }
+
+  /** The checks every log passes last: at or above {@code threshold}, then the rate limit. */
+  private Verdict levelAndRate(LoggingLevel level, LoggingLevel threshold) {
+    if (!level.admittedBy(threshold)) {
+      return Verdict.BELOW_LEVEL;
+    }
+    return logBucket().tryAcquire() ? Verdict.SEND : Verdict.RATE_LIMITED;
   }
 
   private Verdict report(Verdict v, EventListener.Family family) {

@@ -1,8 +1,5 @@
 package dev.herald.client;
 
-import dev.herald.transport.InMemoryTransport;
-import dev.herald.transport.Transport;
-import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
@@ -11,7 +8,6 @@ import dev.herald.wire.RequestId;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -22,7 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
  * methods answered empty and complete, nothing else answered); a test replaces the answer of any
  * method with {@link #on}. It records every message it receives and sends whatever the test asks.
  */
-final class ModernPeer implements Transport.Receiver {
+final class ModernPeer extends RawPeer {
   static final String DISCOVER =
       "{\"resultType\":\"complete\",\"supportedVersions\":[\"2026-07-28\"],"
           + "\"capabilities\":{\"tools\":{\"listChanged\":true},\"prompts\":{\"listChanged\":true},"
@@ -35,8 +31,6 @@ final class ModernPeer implements Transport.Receiver {
           + "\"resources\":{\"subscribe\":true,\"listChanged\":true}},"
           + "\"serverInfo\":{\"name\":\"legacy\",\"version\":\"1\"}}";
 
-  final InMemoryTransport.Pair wire = InMemoryTransport.pair();
-  final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
   private final Map<String, Function<JsonRpcMessage.Request, @Nullable JsonRpcMessage>> script =
       new ConcurrentHashMap<>();
 
@@ -48,7 +42,7 @@ final class ModernPeer implements Transport.Receiver {
     on(
         McpMethods.RESOURCES_TEMPLATES_LIST,
         r -> result(r, "{\"resultType\":\"complete\",\"resourceTemplates\":[]}"));
-    wire.server().start(this);
+    start();
   }
 
   /** A handshake-era peer: {@code server/discover} is answered by {@code discover}, initialize is answered. */
@@ -67,10 +61,6 @@ final class ModernPeer implements Transport.Receiver {
     return this;
   }
 
-  InMemoryTransport clientEnd() {
-    return wire.client();
-  }
-
   static ObjectNode json(String json) {
     return (ObjectNode) McpJson.mapper().readTree(json);
   }
@@ -85,10 +75,6 @@ final class ModernPeer implements Transport.Receiver {
         r.id(), new JsonRpcMessage.ErrorObject(code, message, data == null ? null : json(data)));
   }
 
-  void send(JsonRpcMessage message) {
-    wire.server().send(message, null);
-  }
-
   /** Sends a notification of the listen {@code subscription}. */
   void notifyListen(RequestId subscription, String method, @Nullable String params) {
     ObjectNode p = params == null ? McpJson.object() : json(params);
@@ -97,24 +83,10 @@ final class ModernPeer implements Transport.Receiver {
     send(new JsonRpcMessage.Notification(method, p));
   }
 
-  List<JsonRpcMessage.Request> requests(String method) {
-    return received.stream()
-        .filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
-        .map(m -> (JsonRpcMessage.Request) m)
-        .toList();
-  }
-
   List<JsonRpcMessage.Request> requests() {
     return received.stream()
         .filter(m -> m instanceof JsonRpcMessage.Request)
         .map(m -> (JsonRpcMessage.Request) m)
-        .toList();
-  }
-
-  List<JsonRpcMessage.Notification> notifications(String method) {
-    return received.stream()
-        .filter(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method))
-        .map(m -> (JsonRpcMessage.Notification) m)
         .toList();
   }
 
@@ -126,21 +98,9 @@ final class ModernPeer implements Transport.Receiver {
   }
 
   @Override
-  public void onFrame(DecodedMessage frame) {
-    if (!(frame instanceof DecodedMessage.Valid v)) {
-      return;
-    }
-    received.add(v.message());
-    if (!(v.message() instanceof JsonRpcMessage.Request r)) {
-      return;
-    }
-    Function<JsonRpcMessage.Request, @Nullable JsonRpcMessage> answer = script.get(r.method());
-    JsonRpcMessage reply = answer == null ? null : answer.apply(r);
-    if (reply != null) {
-      send(reply);
-    }
+  @Nullable JsonRpcMessage answer(JsonRpcMessage.Request request) {
+    Function<JsonRpcMessage.Request, @Nullable JsonRpcMessage> answer =
+        script.get(request.method());
+    return answer == null ? null : answer.apply(request);
   }
-
-  @Override
-  public void onClose(@Nullable Throwable cause) {}
 }

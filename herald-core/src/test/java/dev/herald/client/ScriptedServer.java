@@ -1,13 +1,8 @@
 package dev.herald.client;
 
-import dev.herald.transport.InMemoryTransport;
-import dev.herald.transport.Transport;
-import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -18,9 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * the list methods with empty results, records every message it receives, and sends whatever
  * notification the test asks, whether or not it declared the capability.
  */
-final class ScriptedServer implements Transport.Receiver {
-  final InMemoryTransport.Pair wire = InMemoryTransport.pair();
-  final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
+final class ScriptedServer extends RawPeer {
   final CountDownLatch closed = new CountDownLatch(1);
   private final @Nullable ObjectNode capabilities;
 
@@ -28,43 +21,22 @@ final class ScriptedServer implements Transport.Receiver {
   ScriptedServer(@Nullable String capabilities) {
     this.capabilities =
         capabilities == null ? null : (ObjectNode) McpJson.mapper().readTree(capabilities);
-    wire.server().start(this);
-  }
-
-  /** The end the client connects to. */
-  InMemoryTransport clientEnd() {
-    return wire.client();
+    start();
   }
 
   void notify(String method, @Nullable String params) {
-    wire.server()
-        .send(
-            new JsonRpcMessage.Notification(
-                method, params == null ? null : (ObjectNode) McpJson.mapper().readTree(params)),
-            null);
-  }
-
-  List<JsonRpcMessage.Notification> notifications(String method) {
-    return received.stream()
-        .filter(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method))
-        .map(m -> (JsonRpcMessage.Notification) m)
-        .toList();
+    send(
+        new JsonRpcMessage.Notification(
+            method, params == null ? null : (ObjectNode) McpJson.mapper().readTree(params)));
   }
 
   @Override
-  public void onFrame(DecodedMessage frame) {
-    if (!(frame instanceof DecodedMessage.Valid v)) {
-      return;
-    }
-    received.add(v.message());
-    if (!(v.message() instanceof JsonRpcMessage.Request r)) {
-      return;
-    }
+  @Nullable JsonRpcMessage answer(JsonRpcMessage.Request r) {
     ObjectNode result = McpJson.object();
     switch (r.method()) {
       case McpMethods.INITIALIZE -> {
         if (capabilities == null) {
-          return; // a server that never answers initialize
+          return null; // a server that never answers initialize
         }
         result.put("protocolVersion", "2025-11-25");
         result.set("capabilities", capabilities);
@@ -76,7 +48,7 @@ final class ScriptedServer implements Transport.Receiver {
       case McpMethods.RESOURCES_TEMPLATES_LIST -> result.putArray("resourceTemplates");
       default -> {}
     }
-    wire.server().send(new JsonRpcMessage.Result(r.id(), result), null);
+    return new JsonRpcMessage.Result(r.id(), result);
   }
 
   @Override

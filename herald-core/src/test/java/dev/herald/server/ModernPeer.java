@@ -2,16 +2,12 @@ package dev.herald.server;
 
 import dev.herald.internal.session.OutboundCall;
 import dev.herald.internal.session.SessionEngine;
-import dev.herald.transport.Transport;
-import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.MetaKeys;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -23,16 +19,13 @@ import tools.jackson.databind.node.ObjectNode;
  * would ride on Streamable HTTP.
  */
 final class ModernPeer implements AutoCloseable {
-  /** One message the server sent, and the request it said the message belongs to. */
-  record Sent(JsonRpcMessage message, @Nullable RequestId relatedTo) {}
-
   final SessionEngine client;
   final ServerSession session;
   final MemoryTransport wire; // the client's end: what it received
-  final Routed routed; // the server's end: what it sent, with relatedTo
+  final RecordingEnd routed; // the server's end: what it sent, with relatedTo
 
   private ModernPeer(
-      SessionEngine client, ServerSession session, MemoryTransport wire, Routed routed) {
+      SessionEngine client, ServerSession session, MemoryTransport wire, RecordingEnd routed) {
     this.client = client;
     this.session = session;
     this.wire = wire;
@@ -41,7 +34,7 @@ final class ModernPeer implements AutoCloseable {
 
   static ModernPeer connect(McpServer server) {
     MemoryTransport[] pair = MemoryTransport.pair();
-    Routed routed = new Routed(pair[1]);
+    RecordingEnd routed = new RecordingEnd(pair[1]);
     ServerSession session = server.connect(routed);
     SessionEngine client =
         SessionEngine.builder()
@@ -105,7 +98,10 @@ final class ModernPeer implements AutoCloseable {
 
   /** What the server sent with {@code relatedTo} = {@code id}, in order. */
   List<JsonRpcMessage> routedTo(RequestId id) {
-    return routed.sent.stream().filter(s -> id.equals(s.relatedTo())).map(Sent::message).toList();
+    return routed.sent.stream()
+        .filter(s -> id.equals(s.relatedTo()))
+        .map(RecordingEnd.Sent::message)
+        .toList();
   }
 
   private static @Nullable ObjectNode metaOf(JsonRpcMessage.Notification n) {
@@ -116,64 +112,5 @@ final class ModernPeer implements AutoCloseable {
   @Override
   public void close() {
     client.close();
-  }
-
-  /**
-   * The server's end of the wire: records every message with its {@code relatedTo}, and can hold
-   * notifications back (a slow reader) until {@link #release}.
-   */
-  static final class Routed implements Transport {
-    final List<Sent> sent = new CopyOnWriteArrayList<>();
-    private final Transport inner;
-    private volatile @Nullable CountDownLatch hold;
-
-    Routed(Transport inner) {
-      this.inner = inner;
-    }
-
-    /** From now on every notification write blocks until {@link #release}. */
-    void hold() {
-      hold = new CountDownLatch(1);
-    }
-
-    void release() {
-      CountDownLatch h = hold;
-      hold = null;
-      if (h != null) {
-        h.countDown();
-      }
-    }
-
-    @Override
-    public void start(Receiver receiver) {
-      inner.start(receiver);
-    }
-
-    @Override
-    public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
-      sent.add(new Sent(message, relatedTo));
-      inner.send(message, relatedTo);
-    }
-
-    @Override
-    public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
-      CountDownLatch h = hold;
-      if (h != null) {
-        try {
-          h.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new dev.herald.transport.TransportException("interrupted while held");
-        }
-      }
-      sent.add(new Sent(encoded.message(), relatedTo));
-      inner.send(encoded, relatedTo);
-    }
-
-    @Override
-    public void close() {
-      release();
-      inner.close();
-    }
   }
 }

@@ -2,19 +2,15 @@ package dev.herald.server;
 
 import dev.herald.internal.session.OutboundCall;
 import dev.herald.internal.session.SessionEngine;
-import dev.herald.transport.Transport;
 import dev.herald.wire.ClientCapabilities;
-import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.Implementation;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
-import dev.herald.wire.RequestId;
 import dev.herald.wire.RequestMeta;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -25,18 +21,16 @@ import tools.jackson.databind.node.ObjectNode;
  * each message it sent was related to.
  */
 final class StatelessPeer implements AutoCloseable {
-  /** One message the server sent, with the request it was related to. */
-  record Sent(JsonRpcMessage message, @Nullable RequestId relatedTo) {}
-
   final SessionEngine client;
   final ServerSession session;
   final MemoryTransport clientWire;
-  final List<Sent> sent = new CopyOnWriteArrayList<>();
+  final List<RecordingEnd.Sent> sent;
 
   private StatelessPeer(McpServer server, boolean statelessOnly) {
     MemoryTransport[] wire = MemoryTransport.pair();
     this.clientWire = wire[0];
-    Recording end = new Recording(wire[1], sent);
+    RecordingEnd end = new RecordingEnd(wire[1]);
+    this.sent = end.sent;
     this.session = statelessOnly ? server.connectStateless(end) : server.connect(end);
     this.client =
         SessionEngine.builder()
@@ -96,7 +90,7 @@ final class StatelessPeer implements AutoCloseable {
   }
 
   /** The notifications the server sent with {@code method}, with what they related to. */
-  List<Sent> sentNotifications(String method) {
+  List<RecordingEnd.Sent> sentNotifications(String method) {
     return sent.stream()
         .filter(
             s -> s.message() instanceof JsonRpcMessage.Notification n && n.method().equals(method))
@@ -104,37 +98,12 @@ final class StatelessPeer implements AutoCloseable {
   }
 
   /** Every request the server wrote to the client. */
-  List<Sent> sentRequests() {
+  List<RecordingEnd.Sent> sentRequests() {
     return sent.stream().filter(s -> s.message() instanceof JsonRpcMessage.Request).toList();
   }
 
   @Override
   public void close() {
     client.close();
-  }
-
-  /** The server's end, recording what it sends and the request each message relates to. */
-  private record Recording(MemoryTransport inner, List<Sent> sent) implements Transport {
-    @Override
-    public void start(Receiver receiver) {
-      inner.start(receiver);
-    }
-
-    @Override
-    public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
-      sent.add(new Sent(message, relatedTo));
-      inner.send(message, relatedTo);
-    }
-
-    @Override
-    public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
-      sent.add(new Sent(encoded.message(), relatedTo));
-      inner.send(encoded, relatedTo);
-    }
-
-    @Override
-    public void close() {
-      inner.close();
-    }
   }
 }

@@ -369,7 +369,7 @@ class StatelessRequestsTest {
       OutboundCall call = peer.send(McpMethods.TOOLS_CALL, asked);
       Peers.await(call.result());
 
-      List<StatelessPeer.Sent> logs = peer.sentNotifications(McpMethods.MESSAGE);
+      List<RecordingEnd.Sent> logs = peer.sentNotifications(McpMethods.MESSAGE);
       assertThat(logs).hasSize(1); // not the silent call's, not the debug line
       assertThat(logs.get(0).relatedTo()).isEqualTo(call.id());
       assertThat(
@@ -410,7 +410,7 @@ class StatelessRequestsTest {
       OutboundCall call = peer.send(McpMethods.TOOLS_CALL, params);
       Peers.await(call.result());
 
-      List<StatelessPeer.Sent> progress = peer.sentNotifications(McpMethods.PROGRESS);
+      List<RecordingEnd.Sent> progress = peer.sentNotifications(McpMethods.PROGRESS);
       assertThat(progress).isNotEmpty();
       assertThat(progress).allMatch(p -> call.id().equals(p.relatedTo()));
       assertThat(

@@ -1,6 +1,7 @@
 package dev.herald.http;
 
 import dev.herald.client.McpClient;
+import dev.herald.http.matrix.EraMatrix;
 import dev.herald.server.ServedEras;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import org.junit.jupiter.api.AfterEach;

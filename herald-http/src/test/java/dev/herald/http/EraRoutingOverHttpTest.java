@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
+import dev.herald.http.matrix.EraMatrix;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
 import dev.herald.server.ServerSession;

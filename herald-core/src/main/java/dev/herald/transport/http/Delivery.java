@@ -93,6 +93,23 @@ final class Delivery {
     }
   }
 
+  /**
+   * Delivers the JSON-RPC error a server explained an HTTP refusal of request {@code id} with (an
+   * error with that id, or with none) as that request's error, untouched otherwise.
+   *
+   * @return false when {@code body} holds no such error
+   */
+  boolean deliverRefusal(RequestId id, byte[] body) {
+    if (body.length > 0
+        && MessageCodec.decode(body) instanceof DecodedMessage.Valid v
+        && v.message() instanceof JsonRpcMessage.Error e
+        && (e.id() == null || e.id().equals(id))) {
+      deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
+      return true;
+    }
+    return false;
+  }
+
   /** Answers a request locally with an error, so its call fails and the session goes on. */
   void failRequest(RequestId id, String reason) {
     failRequest(id, reason, null);

@@ -73,6 +73,15 @@ final class Http {
     }
   }
 
+  /** The body of an HTTP error, at most 64 KiB; empty when it is longer. */
+  static byte[] errorBody(InputStream in) throws IOException {
+    try {
+      return readBounded(in, 64 * 1024);
+    } catch (TransportException e) {
+      return new byte[0];
+    }
+  }
+
   /** Discards a body we do not read. */
   static void discard(InputStream in) {
     try {

@@ -240,24 +240,13 @@ final class ModernExchange {
   }
 
   private void onHttpError(int status, InputStream in) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Http.readBounded(in, 64 * 1024);
-    } catch (TransportException e) {
-      bytes = new byte[0];
-    }
+    byte[] bytes = Http.errorBody(in);
     if (id == null) {
       StreamableHttpClientTransport.LOG.log(
           System.Logger.Level.WARNING, "{0} refused {1} with HTTP {2}", uri, method, status);
       return;
     }
-    if (bytes.length > 0
-        && MessageCodec.decode(bytes) instanceof DecodedMessage.Valid v
-        && v.message() instanceof JsonRpcMessage.Error e
-        && (e.id() == null || e.id().equals(id))) {
-      transport
-          .delivery()
-          .deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
+    if (transport.delivery().deliverRefusal(id, bytes)) {
       return;
     }
     String excerpt =

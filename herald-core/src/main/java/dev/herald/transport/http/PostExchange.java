@@ -2,7 +2,6 @@ package dev.herald.transport.http;
 
 import dev.herald.transport.TransportException;
 import dev.herald.transport.http.ConnectionState.Probing;
-import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MessageCodec;
@@ -198,25 +197,14 @@ final class PostExchange {
   }
 
   private void onHttpError(int status, InputStream in) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Http.readBounded(in, 64 * 1024);
-    } catch (TransportException e) {
-      bytes = new byte[0];
-    }
+    byte[] bytes = Http.errorBody(in);
     if (id == null) {
       StreamableHttpClientTransport.LOG.log(
           System.Logger.Level.WARNING, "{0} refused a message with HTTP {1}", uri, status);
       return;
     }
     // The server may explain itself with a JSON-RPC error (with our id, or with none).
-    if (bytes.length > 0
-        && MessageCodec.decode(bytes) instanceof DecodedMessage.Valid v
-        && v.message() instanceof JsonRpcMessage.Error e
-        && (e.id() == null || e.id().equals(id))) {
-      transport
-          .delivery()
-          .deliver(new DecodedMessage.Valid(new JsonRpcMessage.Error(id, e.error())));
+    if (transport.delivery().deliverRefusal(id, bytes)) {
       return;
     }
     transport.failRequest(id, "HTTP " + status + " from " + uri);

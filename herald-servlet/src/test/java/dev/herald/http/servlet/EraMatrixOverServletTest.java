@@ -1,6 +1,7 @@
 package dev.herald.http.servlet;
 
 import dev.herald.client.McpClient;
+import dev.herald.http.matrix.EraMatrix;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
 import dev.herald.transport.http.StreamableHttpClientTransport;

@@ -1,4 +1,4 @@
-package dev.herald.http.servlet;
+package dev.herald.http.matrix;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,17 +31,19 @@ import tools.jackson.databind.node.ObjectNode;
  * set to "latest". The server has a tool reporting progress ({@code steps}), one asking for input
  * ({@code ask}) and one changing the tool list ({@code grow}); {@link #proves} checks the era the
  * client negotiated and that all three work in it.
+ *
+ * <p>Shared with herald-servlet's tests through herald-http's test jar (only this package is in
+ * it), so the same cell runs over Jetty and over the servlet.
  */
-final class EraMatrix {
-  // The same cell as herald-http's EraMatrix (test classes are not shared across modules).
+public final class EraMatrix {
   private EraMatrix() {}
 
-  static McpServer server(ServedEras eras) {
+  public static McpServer server(ServedEras eras) {
     return server(eras, b -> b);
   }
 
   /** The matrix server, with extra settings (an interceptor, say). */
-  static McpServer server(ServedEras eras, UnaryOperator<McpServer.Builder> extra) {
+  public static McpServer server(ServedEras eras, UnaryOperator<McpServer.Builder> extra) {
     AtomicReference<McpServer> self = new AtomicReference<>();
     AtomicInteger grown = new AtomicInteger();
     McpServer.Builder builder =
@@ -79,14 +81,14 @@ final class EraMatrix {
     return server;
   }
 
-  static McpClient.Builder client() {
+  public static McpClient.Builder client() {
     return McpClient.builder()
         .info("era-matrix-client", "1")
         .elicitation((p, ctx) -> ElicitResult.accept(McpJson.object().put("name", "Ada")));
   }
 
   /** The era a "latest" client must end up in with a server serving {@code eras}. */
-  static ProtocolVersion expected(ServedEras eras) {
+  public static ProtocolVersion expected(ServedEras eras) {
     return eras == ServedEras.HANDSHAKE_ONLY
         ? ProtocolVersion.LATEST_LEGACY
         : ProtocolVersion.LATEST;
@@ -98,7 +100,7 @@ final class EraMatrix {
    * handshake era), and a tool list change delivered (a listen in 2026, {@code list_changed} in the
    * handshake era).
    */
-  static void proves(McpClient client, ServedEras eras) throws Exception {
+  public static void proves(McpClient client, ServedEras eras) throws Exception {
     ProtocolVersion version = expected(eras);
     assertThat(client.protocolVersion()).isEqualTo(version);
     assertThat(client.era()).isEqualTo(version.era());
