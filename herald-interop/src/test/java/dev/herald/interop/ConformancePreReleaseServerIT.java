@@ -47,6 +47,20 @@ class ConformancePreReleaseServerIT {
       Set<String> notScored = ConformanceSuite.notScored(t.output());
       List<Scenario> scored =
           scenarios.values().stream().filter(s -> !notScored.contains(s.name())).toList();
+      List<String> unscoredFailing =
+          scenarios.values().stream()
+              .filter(s -> notScored.contains(s.name()) && s.failed() > 0)
+              .map(Scenario::name)
+              .sorted()
+              .toList();
+      ConformanceSuite.record(
+          String.format(
+              "%s: scored scenarios %d of %d pass; not scored (extension or pending) %d, failing: %s",
+              label,
+              scored.stream().filter(s -> s.failed() == 0).count(),
+              scored.size(),
+              notScored.size(),
+              unscoredFailing.isEmpty() ? "none" : String.join(", ", unscoredFailing)));
       assertThat(scored).as("scored scenarios run\n" + t.output()).hasSizeGreaterThanOrEqualTo(30);
       assertThat(scored)
           .as("scored 2026-07-28 scenarios that do not pass (not scored: %s)", notScored)

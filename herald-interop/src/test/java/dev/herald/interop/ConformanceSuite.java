@@ -222,12 +222,17 @@ final class ConformanceSuite {
   }
 
   private static void record(Totals totals) throws IOException {
+    record(totals.line());
+  }
+
+  /** Appends one line to {@code summary.txt} (what CI prints at the end) and to the output. */
+  static void record(String line) throws IOException {
     Files.writeString(
         results().resolve("summary.txt"),
-        totals.line() + System.lineSeparator(),
+        line + System.lineSeparator(),
         StandardOpenOption.CREATE,
         StandardOpenOption.APPEND);
-    System.out.println("[conformance] " + totals.line());
+    System.out.println("[conformance] " + line);
   }
 
   private static Totals runCli(
