@@ -40,14 +40,24 @@ final class Cli {
             List.of(HeraldJar.java(), "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx96m"));
     cmd.addAll(List.of(jvmArgs));
     cmd.add("-cp");
-    cmd.add(HeraldJar.path() + File.pathSeparator + testClasses());
+    cmd.add(
+        HeraldJar.path()
+            + File.pathSeparator
+            + testClasses()
+            + File.pathSeparator
+            + codeSource(dev.herald.http.matrix.EraMatrix.class));
     cmd.add(main.getName());
     return cmd;
   }
 
   static Path testClasses() {
+    return codeSource(TestServer.class);
+  }
+
+  /** Where a class was loaded from (a folder or a jar). */
+  private static Path codeSource(Class<?> type) {
     try {
-      return Path.of(TestServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

@@ -3,23 +3,14 @@ package dev.herald.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.McpClient;
-import dev.herald.client.Subscription;
-import dev.herald.client.SubscriptionListener;
+import dev.herald.http.matrix.EraMatrix;
 import dev.herald.server.ServedEras;
-import dev.herald.session.CallOptions;
-import dev.herald.session.ProgressUpdate;
 import dev.herald.testing.Eventually;
 import dev.herald.transport.stdio.SubprocessTransport;
-import dev.herald.wire.CallToolResult;
-import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
-import dev.herald.wire.SubscriptionFilter;
-import dev.herald.wire.Tool;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,9 +29,7 @@ class EraMatrixOverStdioIT {
   private final List<String> stderr = new CopyOnWriteArrayList<>();
 
   private McpClient connect(ServedEras eras) throws InterruptedException {
-    return McpClient.builder()
-        .info("era-matrix-client", "1")
-        .elicitation((p, ctx) -> ElicitResult.accept(McpJson.object().put("name", "Ada")))
+    return EraMatrix.client()
         .connect(
             SubprocessTransport.builder(
                     Cli.testMain(EraMatrixServer.class, "-Dmatrix.eras=" + eras.name()))
@@ -59,54 +48,8 @@ class EraMatrixOverStdioIT {
   @EnumSource(ServedEras.class)
   void aLatestClientNegotiatesTheBestEraTheServerServesAndEverythingWorksInIt(ServedEras eras)
       throws Exception {
-    ProtocolVersion version =
-        eras == ServedEras.HANDSHAKE_ONLY ? ProtocolVersion.LATEST_LEGACY : ProtocolVersion.LATEST;
     try (McpClient client = connect(eras)) {
-      assertThat(client.protocolVersion()).isEqualTo(version);
-      assertThat(client.era()).isEqualTo(version.era());
-      assertThat(client.discoverResult().isPresent())
-          .as("a discover result exactly when 2026 was negotiated")
-          .isEqualTo(version.era() == ProtocolVersion.Era.MODERN);
-
-      List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
-      CallToolResult steps =
-          client.callTool(
-              "steps",
-              McpJson.object().put("n", 4),
-              CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
-      assertThat(steps.firstText()).isEqualTo("did 4");
-      Eventually.eventually(
-          () -> !updates.isEmpty() && updates.get(updates.size() - 1).progress() == 4.0,
-          "the last progress update arrived");
-
-      assertThat(client.callTool("ask", null).firstText())
-          .as("the input request was answered by the elicitation handler")
-          .isEqualTo("hello Ada");
-
-      List<McpClient.Area> changed = new CopyOnWriteArrayList<>();
-      Subscription listen = null;
-      if (version.era() == ProtocolVersion.Era.MODERN) {
-        listen =
-            client.listen(
-                new SubscriptionFilter(true, null, null, null, null),
-                new SubscriptionListener() {
-                  @Override
-                  public void listChanged(McpClient.Area area) {
-                    changed.add(area);
-                  }
-                });
-        assertThat(listen.honoured().get(10, TimeUnit.SECONDS).wantsToolsListChanged()).isTrue();
-      } else {
-        client.onListChanged(McpClient.Area.TOOLS, () -> changed.add(McpClient.Area.TOOLS));
-      }
-      assertThat(client.tools()).extracting(Tool::name).contains("steps", "ask", "grow");
-      String grown = client.callTool("grow", null).firstText();
-      Eventually.eventually(
-          () -> changed.contains(McpClient.Area.TOOLS), "the tool list change arrived");
-      assertThat(client.tools()).extracting(Tool::name).contains(grown);
-      if (listen != null) {
-        listen.close();
-      }
+      EraMatrix.proves(client, eras);
     }
   }
 
