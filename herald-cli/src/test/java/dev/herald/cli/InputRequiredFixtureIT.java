@@ -8,14 +8,11 @@ import dev.herald.transport.stdio.SubprocessTransport;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.Root;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,42 +32,23 @@ class InputRequiredFixtureIT {
   private static final String ALL_CAPS =
       "{\"sampling\":{},\"elicitation\":{},\"roots\":{\"listChanged\":true}}";
 
+  private RawStdioServer server;
   private Process process;
   private OutputStream stdin;
-  private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+  private BlockingQueue<String> lines;
   private int nextId = 1;
 
   @BeforeEach
   void start() throws IOException {
-    process = new ProcessBuilder(HeraldJar.command(List.of("-Xmx96m"), "serve", "--stdio")).start();
-    stdin = process.getOutputStream();
-    Thread.ofVirtual()
-        .start(() -> {
-          try (BufferedReader r =
-              new BufferedReader(
-                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-              lines.add(line);
-            }
-          } catch (IOException ignored) {
-            // process gone
-          }
-        });
-    Thread.ofVirtual()
-        .start(() -> {
-          try {
-            process.getErrorStream().transferTo(OutputStream.nullOutputStream());
-          } catch (IOException ignored) {
-            // process gone
-          }
-        });
+    server = RawStdioServer.start(List.of("-Xmx96m"));
+    process = server.process();
+    stdin = server.stdin();
+    lines = server.lines();
   }
 
   @AfterEach
   void stop() throws InterruptedException {
-    process.destroy();
-    process.waitFor(10, TimeUnit.SECONDS);
+    server.close();
   }
 
   /** Sends a 2026-07-28 request and returns its response (result or error). */

@@ -2,17 +2,13 @@ package dev.herald.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.testing.HeraldJar;
 import dev.herald.wire.McpJson;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,56 +23,28 @@ import tools.jackson.databind.JsonNode;
  */
 @Timeout(120)
 class StdioBadInputIT {
+  private RawStdioServer server;
   private Process process;
   private OutputStream stdin;
-  private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-  private final StringBuffer stderr = new StringBuffer();
+  private BlockingQueue<String> lines;
+  private StringBuffer stderr;
 
   @BeforeEach
   void start() throws IOException {
-    process =
-        new ProcessBuilder(
-                HeraldJar.command(
-                    List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"), "serve", "--stdio"))
-            .start();
-    stdin = process.getOutputStream();
-    Thread.ofVirtual()
-        .start(() -> {
-          try (BufferedReader r =
-              new BufferedReader(
-                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-              lines.add(line);
-            }
-          } catch (IOException ignored) {
-            // process gone
-          }
-        });
-    Thread.ofVirtual()
-        .start(() -> {
-          try {
-            stderr.append(
-                new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
-          } catch (IOException ignored) {
-            // process gone
-          }
-        });
+    server = RawStdioServer.start(List.of("-Xmx64m", "-XX:+ExitOnOutOfMemoryError"));
+    process = server.process();
+    stdin = server.stdin();
+    lines = server.lines();
+    stderr = server.stderr();
   }
 
   @AfterEach
-  void stop() throws Exception {
-    if (process.isAlive()) {
-      stdin.close();
-      if (!process.waitFor(5, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    }
+  void stop() throws InterruptedException {
+    server.close();
   }
 
   private void send(String line) throws IOException {
-    stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
-    stdin.flush();
+    server.send(line);
   }
 
   private JsonNode next() throws InterruptedException {
