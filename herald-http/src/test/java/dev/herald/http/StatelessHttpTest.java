@@ -321,6 +321,30 @@ class StatelessHttpTest {
     assertNothingLeft();
   }
 
+  @Test
+  void aNameHeaderMayUseTheBase64FormForANameThatIsNotPlainAscii() throws Exception {
+    start(ServedEras.DUAL);
+    String name = "caf\u00e9";
+    String encoded =
+        "=?base64?"
+            + Base64.getEncoder().encodeToString(name.getBytes(StandardCharsets.UTF_8))
+            + "?=";
+    // what Herald's client sends for it (McpHeaders.encode): the header agrees with the body, so
+    // the call is dispatched (an unknown tool: a JSON-RPC error on 200, not a 400 -32020)
+    HttpResponse<String> call =
+        client.post(Stateless26.headers("tools/call", encoded), Stateless26.call(1, name, "{}"));
+    assertThat(call.statusCode()).isEqualTo(200);
+    assertThat(McpJson.mapper().readTree(call.body()).path("error").path("code").asInt())
+        .isEqualTo(ErrorCodes.INVALID_PARAMS);
+    String other =
+        "=?base64?"
+            + Base64.getEncoder().encodeToString("cafe".getBytes(StandardCharsets.UTF_8))
+            + "?=";
+    assertHeaderMismatch(
+        client.post(Stateless26.headers("tools/call", other), Stateless26.call(2, name, "{}")));
+    assertNothingLeft();
+  }
+
   private Map<String, String> regionalHeaders(String region, String priority) {
     Map<String, String> h = Stateless26.headers("tools/call", "regional");
     h.put("Mcp-Param-Region", region);

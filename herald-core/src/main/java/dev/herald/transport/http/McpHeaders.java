@@ -162,15 +162,8 @@ public final class McpHeaders {
             : null;
     headers.put(PROTOCOL_VERSION, bodyVersion != null ? bodyVersion : version);
     headers.put(METHOD, method);
-    String name =
-        switch (method) {
-          case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> text(params, "name");
-          case McpMethods.RESOURCES_READ -> text(params, "uri");
-          // The tasks extension (io.modelcontextprotocol/tasks) names the task.
-          case McpMethods.TASKS_GET, McpMethods.TASKS_UPDATE, McpMethods.TASKS_CANCEL ->
-              text(params, "taskId");
-          default -> null;
-        };
+    String field = nameField(method);
+    String name = field == null ? null : text(params, field);
     if (name != null) {
       headers.put(NAME, encode(name));
     }
@@ -187,6 +180,23 @@ public final class McpHeaders {
       }
     }
     return headers;
+  }
+
+  /**
+   * The field of {@code params} that {@code Mcp-Name} mirrors for {@code method} ({@code name} for
+   * {@code tools/call} and {@code prompts/get}, {@code uri} for {@code resources/read}, {@code
+   * taskId} for the tasks extension's {@code tasks/get|update|cancel}), or {@code null} when the
+   * method carries no {@code Mcp-Name} (MCP 2026-07-28 basic/transports/streamable-http). The one
+   * table for both sides: the client sets the header from it, the server checks it.
+   */
+  public static @Nullable String nameField(String method) {
+    return switch (method) {
+      case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> "name";
+      case McpMethods.RESOURCES_READ -> "uri";
+      // The tasks extension (io.modelcontextprotocol/tasks) names the task.
+      case McpMethods.TASKS_GET, McpMethods.TASKS_UPDATE, McpMethods.TASKS_CANCEL -> "taskId";
+      default -> null;
+    };
   }
 
   /** The annotated arguments of a tool with a valid schema, or null when its annotations are invalid. */

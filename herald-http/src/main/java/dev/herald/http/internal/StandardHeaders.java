@@ -1,5 +1,6 @@
 package dev.herald.http.internal;
 
+import dev.herald.transport.http.McpHeaders;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpException;
@@ -37,9 +38,9 @@ import tools.jackson.databind.node.ObjectNode;
  * header. Stateless.
  */
 final class StandardHeaders {
-  static final String METHOD = "Mcp-Method";
-  static final String NAME = "Mcp-Name";
-  static final String PARAM_PREFIX = "Mcp-Param-";
+  static final String METHOD = McpHeaders.METHOD;
+  static final String NAME = McpHeaders.NAME;
+  static final String PARAM_PREFIX = McpHeaders.PARAM_PREFIX;
   private static final String B64_START = "=?base64?";
   private static final String B64_END = "?=";
 
@@ -79,7 +80,7 @@ final class StandardHeaders {
       throw mismatch(
           METHOD + " header '" + m + "' does not match the body's method '" + method + "'");
     }
-    String nameField = nameField(method);
+    String nameField = McpHeaders.nameField(method);
     if (nameField != null) {
       JsonNode name = params == null ? null : params.get(nameField);
       String header = value(headers, NAME);
@@ -87,7 +88,7 @@ final class StandardHeaders {
         if (header == null) {
           throw mismatch("the " + NAME + " header is required for " + method);
         }
-        if (!header.equals(name.stringValue())) {
+        if (!decode(NAME, header).equals(name.stringValue())) {
           throw mismatch(
               NAME
                   + " header '"
@@ -106,16 +107,6 @@ final class StandardHeaders {
         checkParams(headers, tool.inputSchema(), args instanceof ObjectNode o ? o : null);
       }
     }
-  }
-
-  /** {@code params.name} or {@code params.uri}, for the methods that carry {@code Mcp-Name}. */
-  private static @Nullable String nameField(String method) {
-    return switch (method) {
-      case McpMethods.TOOLS_CALL, McpMethods.PROMPTS_GET -> "name";
-      case McpMethods.RESOURCES_READ -> "uri";
-      case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId"; // the tasks extension
-      default -> null;
-    };
   }
 
   private static void checkParams(
