@@ -27,6 +27,7 @@ module dev.herald.core {
   exports dev.herald.transport.http;
   exports dev.herald.server;
   exports dev.herald.client;
+  exports dev.herald.tasks;
 
   // The session engine, for Herald's own modules only (herald-cli, herald-benchmarks and
   // herald-interop run on the class path).

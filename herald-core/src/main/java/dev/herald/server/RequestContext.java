@@ -79,6 +79,31 @@ public interface RequestContext {
   }
 
   /**
+   * The id of the task this handler runs as (MCP 2025-11-25 basic/utilities/tasks; the 2026-07-28
+   * {@code io.modelcontextprotocol/tasks} extension), or empty while it serves a plain call. A task
+   * outlives its request: progress, input and cancellation work the same way, and last until the
+   * task is terminal ({@code tasks/cancel} trips {@link #cancellation()}).
+   */
+  default Optional<String> taskId() {
+    return Optional.empty();
+  }
+
+  /**
+   * Sets the status message of the task this handler runs as, shown by {@code tasks/get} and in
+   * status notifications. Does nothing for a plain call. Must not carry secrets or personal data.
+   */
+  default void statusMessage(String message) {}
+
+  /**
+   * For a tool registered with {@link TaskStart#WHEN_HANDLER_STARTS_IT}: answers the request now
+   * with the task ({@code CreateTaskResult}) and lets the handler go on as that task. Does nothing
+   * when the call is not to become a task or already is one.
+   *
+   * @throws dev.herald.wire.McpException if the task cannot be created (the store is full)
+   */
+  default void startTask() {}
+
+  /**
    * Sends a log message that belongs to this request. In the handshake era it goes to this
    * session only, if the session's level ({@code logging/setLevel}) admits it. For a stateless
    * (2026-07-28) request it is sent only if the request asked for logs ({@code

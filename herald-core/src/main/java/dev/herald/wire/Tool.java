@@ -41,6 +41,20 @@ public record Tool(
     return new Builder(name);
   }
 
+  /**
+   * The tool's {@code execution.taskSupport}: {@link TaskSupport#FORBIDDEN} when absent or not one
+   * of the three names (MCP 2025-11-25: absent means forbidden).
+   */
+  public TaskSupport taskSupport() {
+    if (execution == null) {
+      return TaskSupport.FORBIDDEN;
+    }
+    var v = execution.get("taskSupport");
+    return v != null && v.isString()
+        ? TaskSupport.parse(v.stringValue()).orElse(TaskSupport.FORBIDDEN)
+        : TaskSupport.FORBIDDEN;
+  }
+
   /** The name a UI shows: {@code title}, then {@code annotations.title}, then {@code name}. */
   public String displayName() {
     if (title != null) {
@@ -120,6 +134,18 @@ public record Tool(
     /** The {@code execution} object, such as {@code taskSupport} (default: none). */
     public Builder execution(ObjectNode execution) {
       this.execution = execution;
+      return this;
+    }
+
+    /**
+     * Sets {@code execution.taskSupport} (default: absent, which means {@link
+     * TaskSupport#FORBIDDEN}), keeping any other {@code execution} field.
+     */
+    public Builder taskSupport(TaskSupport support) {
+      java.util.Objects.requireNonNull(support, "support");
+      ObjectNode e = execution == null ? McpJson.object() : execution.deepCopy();
+      e.put("taskSupport", support.wire());
+      this.execution = e;
       return this;
     }
 
