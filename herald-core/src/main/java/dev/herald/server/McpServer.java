@@ -510,6 +510,7 @@ public final class McpServer {
         new java.util.EnumMap<>(CacheArea.class);
     private final LinkedHashMap<String, ObjectNode> extensions = new LinkedHashMap<>();
     private RequestStateSettings requestState = RequestStateSettings.defaults();
+    TaskSettings tasks = TaskSettings.defaults();
 
     private Builder() {}
 
@@ -567,6 +568,16 @@ public final class McpServer {
       if (extensions.putIfAbsent(id, settings.deepCopy()) != null) {
         throw new IllegalArgumentException("extension " + id + " was already declared");
       }
+      return this;
+    }
+
+    /**
+     * How tasks are kept and bounded (default {@link TaskSettings#defaults()}). They apply to the
+     * tools whose {@link Tool#taskSupport()} is optional or required; a server with no such tool
+     * declares no task capability.
+     */
+    public Builder tasks(TaskSettings settings) {
+      this.tasks = java.util.Objects.requireNonNull(settings, "settings");
       return this;
     }
 
@@ -845,6 +856,23 @@ public final class McpServer {
      */
     public Builder tool(Tool tool, ToolHandler handler) {
       return add(RegisteredTool.raw(tool, handler));
+    }
+
+    /**
+     * Registers a tool that may run as a task ({@link Tool#taskSupport()} optional or required),
+     * saying when a call of it becomes one; {@link #tool(Tool, ToolHandler)} means {@link
+     * TaskStart#AT_ONCE}.
+     *
+     * @throws IllegalArgumentException as {@link #tool(Tool, ToolHandler)}, or if the tool's task
+     *     support is forbidden
+     */
+    public Builder tool(Tool tool, TaskStart start, ToolHandler handler) {
+      java.util.Objects.requireNonNull(start, "start");
+      if (tool.taskSupport() == dev.herald.wire.TaskSupport.FORBIDDEN) {
+        throw new IllegalArgumentException(
+            "tool " + tool.name() + " never runs as a task: its taskSupport is forbidden");
+      }
+      return add(RegisteredTool.raw(tool, handler).startingTasks(start));
     }
 
     /**

@@ -12,7 +12,11 @@ import tools.jackson.core.JacksonException;
  * (MCP 2025-11-25 server/tools). Typed tools are adapted to the raw handler shape here, so the call path is one.
  */
 record RegisteredTool(
-    Tool tool, ToolHandler handler, ToolSchema input, @Nullable ToolSchema output) {
+    Tool tool,
+    ToolHandler handler,
+    ToolSchema input,
+    @Nullable ToolSchema output,
+    TaskStart taskStart) {
   /** Tools are keyed by name and listed sorted by name. */
   static final Catalog.Kind<RegisteredTool> TOOLS =
       new Catalog.Kind<>(CatalogArea.TOOLS, RegisteredTool::name, Catalog.Order.BY_KEY);
@@ -26,7 +30,7 @@ record RegisteredTool(
         tool.outputSchema() == null
             ? null
             : ToolSchema.compile(tool.outputSchema(), what + " outputSchema");
-    return new RegisteredTool(tool, handler, in, out);
+    return new RegisteredTool(tool, handler, in, out, TaskStart.AT_ONCE);
   }
 
   static <R extends Record> RegisteredTool typed(
@@ -49,6 +53,11 @@ record RegisteredTool(
           }
           return handler.call(args, call.context());
         });
+  }
+
+  /** This tool with calls that become tasks at {@code start}. */
+  RegisteredTool startingTasks(TaskStart start) {
+    return new RegisteredTool(tool, handler, input, output, start);
   }
 
   String name() {
