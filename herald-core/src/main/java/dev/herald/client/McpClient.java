@@ -732,7 +732,6 @@ public final class McpClient implements AutoCloseable {
    */
   public void cancelTask(String taskId) {
     Objects.requireNonNull(taskId, "taskId");
-    TaskFollower f = followed.get(taskId);
     if (era() == ProtocolVersion.Era.LEGACY && !serverDeclaresTaskCancel()) {
       throw new IllegalStateException("the server did not declare tasks.cancel");
     }
@@ -743,7 +742,7 @@ public final class McpClient implements AutoCloseable {
                 CallOptions.defaults(),
                 null)
             .result());
-    if (f != null) {
+    for (TaskFollower f : followed.getOrDefault(taskId, new CopyOnWriteArrayList<>())) {
       f.finish(
           null,
           new dev.herald.session.CancelledException("cancelled"),
@@ -752,14 +751,20 @@ public final class McpClient implements AutoCloseable {
   }
 
   /** The tasks this client follows now, by id. */
-  private final Map<String, TaskFollower> followed = new ConcurrentHashMap<>();
+  private final Map<String, CopyOnWriteArrayList<TaskFollower>> followed =
+      new ConcurrentHashMap<>();
 
   void following(TaskFollower f) {
-    followed.put(f.taskId(), f);
+    followed.computeIfAbsent(f.taskId(), k -> new CopyOnWriteArrayList<>()).add(f);
   }
 
   void unfollow(TaskFollower f) {
-    followed.remove(f.taskId(), f);
+    followed.computeIfPresent(
+        f.taskId(),
+        (k, list) -> {
+          list.remove(f);
+          return list.isEmpty() ? null : list;
+        });
   }
 
   /** How many tasks the client follows (for tests). */
@@ -772,8 +777,7 @@ public final class McpClient implements AutoCloseable {
     if (p == null) {
       return;
     }
-    TaskFollower f = followed.get(p.taskId());
-    if (f != null) {
+    for (TaskFollower f : followed.getOrDefault(p.taskId(), new CopyOnWriteArrayList<>())) {
       f.notified(TaskSnapshot.of(p.task()), null, null);
     }
   }

@@ -243,8 +243,18 @@ final class TaskFollower {
   }
 
   private void cancelled(String why) {
-    finish(null, new CancelledException(why), ProgressRecord.Terminal.CANCELLED);
+    Ending e = ending;
+    if (e != null) {
+      finish(null, e.failure(), e.how()); // our own cancel or clock, whose answer came first
+    } else {
+      finish(null, new CancelledException(why), ProgressRecord.Terminal.CANCELLED);
+    }
   }
+
+  /** How the follower ends when the task turns cancelled because this side asked. */
+  private record Ending(Throwable failure, ProgressRecord.Terminal how) {}
+
+  private volatile @Nullable Ending ending;
 
   // ---------------------------------------------------------------- polling
 
@@ -571,16 +581,18 @@ final class TaskFollower {
       return;
     }
     String reason = which == TimeoutException.Clock.IDLE ? "idle timeout" : "timeout";
+    Ending timedOut =
+        new Ending(
+            new TimeoutException(which, "task " + taskId + " timed out (" + reason + ")"),
+            which == TimeoutException.Clock.IDLE
+                ? ProgressRecord.Terminal.TIMEOUT_IDLE
+                : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+    ending = timedOut;
     Thread.ofVirtual()
         .name("herald-task-timeout")
         .start(() -> {
           cancelOnWire(reason);
-          finish(
-              null,
-              new TimeoutException(which, "task " + taskId + " timed out (" + reason + ")"),
-              which == TimeoutException.Clock.IDLE
-                  ? ProgressRecord.Terminal.TIMEOUT_IDLE
-                  : ProgressRecord.Terminal.TIMEOUT_ABSOLUTE);
+          finish(null, timedOut.failure(), timedOut.how());
         });
   }
 
@@ -593,6 +605,7 @@ final class TaskFollower {
     if (finished.get()) {
       return false;
     }
+    ending = new Ending(new CancelledException(reason), ProgressRecord.Terminal.CANCELLED);
     boolean ended = cancelOnWire(reason);
     if (ended) {
       return false; // the server says it was already terminal: its outcome stands
