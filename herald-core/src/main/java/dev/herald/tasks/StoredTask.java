@@ -132,7 +132,8 @@ public record StoredTask(
 
   /**
    * {@code input_required} with {@code requests} added to the outstanding ones (keys are unique
-   * over the task's life); empty once terminal.
+   * over the task's life); empty once terminal or when the task is already {@code input_required}
+   * with these requests and this message.
    */
   public Optional<StoredTask> needInput(
       Map<String, ? extends InputRequest> requests, @Nullable String message, Instant now) {
@@ -141,6 +142,11 @@ public record StoredTask(
     }
     Map<String, InputRequest> all = new LinkedHashMap<>(inputRequests);
     all.putAll(requests);
+    if (status == TaskStatus.INPUT_REQUIRED
+        && all.equals(inputRequests)
+        && Objects.equals(message, statusMessage)) {
+      return Optional.empty();
+    }
     return Optional.of(next(TaskStatus.INPUT_REQUIRED, message, all, null, now));
   }
 

@@ -197,6 +197,9 @@ class StoredTaskTest {
     assertThat(working().working(null, T1)).isEmpty();
     assertThat(inputRequired().answered(Set.of("unknown"), T1)).isEmpty();
     assertThat(inputRequired().answered(Set.of(), T1)).isEmpty();
+    assertThat(inputRequired().needInput(ASK, "which roots?", T1)).isEmpty();
+    assertThat(inputRequired().needInput(Map.of(), "which roots?", T1)).isEmpty();
+    assertThat(inputRequired().needInput(Map.of(), "another question", T1)).isPresent();
   }
 
   @Test

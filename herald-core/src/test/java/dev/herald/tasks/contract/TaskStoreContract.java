@@ -43,6 +43,11 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * <p>Listeners of a shared store may be called on another thread, later: the tests wait for the
  * last expected notification, then assert the whole sequence.
  *
+ * <p>Another module gets this class from herald-core's test jar ({@code <type>test-jar</type>},
+ * test scope; it holds only this package) next to herald-testing, JUnit Jupiter and AssertJ. The
+ * package is not part of herald-core's module: on a module path, open it to JUnit the way
+ * herald-core's own Surefire configuration does.
+ *
  * {@snippet :
  * class RedisTaskStoreTest extends TaskStoreContract {
  *   @Override
