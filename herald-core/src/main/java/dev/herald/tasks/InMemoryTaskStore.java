@@ -30,11 +30,12 @@ import org.jspecify.annotations.Nullable;
  * use a shared store to keep them across restarts and nodes.
  *
  * <p>Thread-safe. Changes to one task are serialized. Listeners are called one at a time, in the
- * order the changes were made (so in version order per task), on threads that made changes; when
- * {@link #create} or {@link #update} returns, every listener has been called with its change. The
- * exception: a listener that changes a task from inside its callback gets that change delivered
- * after the callback returns, never recursively. A listener must not wait for another thread's
- * store call, since that call waits for the listener.
+ * order the changes were made (so in version order per task), on threads that made changes: a
+ * change is delivered by the thread that made it before {@link #create} or {@link #update}
+ * returns, unless another thread is delivering at that moment, which then delivers it right after
+ * the ones before it (no thread ever waits for another's listeners). A listener that changes a task
+ * from inside its callback gets that change delivered after the callback returns, never
+ * recursively.
  *
  * <p>Design note. An idle task costs one {@link StoredTask} record and one map entry: no thread, no
  * lock, no map of its own (the empty input requests are the shared {@link java.util.Map#of()}). The
@@ -69,8 +70,8 @@ public final class InMemoryTaskStore implements TaskStore {
   /** Changes not yet delivered, in the order they were made; offered inside a compute. */
   private final Queue<StoredTask> pending = new ConcurrentLinkedQueue<>();
 
-  /** Held by the thread that delivers {@link #pending}. */
-  private final ReentrantLock delivery = new ReentrantLock();
+  /** Set while one thread delivers {@link #pending}. */
+  private final AtomicBoolean delivering = new AtomicBoolean();
 
   private final AtomicBoolean closed = new AtomicBoolean();
   private final byte[] cursorKey = new byte[32];
@@ -282,25 +283,24 @@ public final class InMemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Delivers the pending changes, the caller's own included: either they are still queued when it
-   * gets the lock and it delivers them, or the thread that held the lock before did. From inside a
-   * listener it only returns; the delivering loop around that listener delivers the new change
-   * after it.
+   * Delivers the pending changes unless another thread is at it, which then delivers the caller's
+   * too: nobody ever waits for another thread's listeners. The loop re-checks after letting go, so
+   * a change queued while the other thread was finishing is never stranded. From inside a listener
+   * the flag is held by this thread, so the call returns and the loop around that listener
+   * delivers the new change after it.
    */
   private void deliver() {
-    if (delivery.isHeldByCurrentThread()) {
-      return;
-    }
-    delivery.lock();
-    try {
-      StoredTask t;
-      while ((t = pending.poll()) != null) {
-        for (Registration r : listeners) {
-          r.call(t);
+    while (!pending.isEmpty() && delivering.compareAndSet(false, true)) {
+      try {
+        StoredTask t;
+        while ((t = pending.poll()) != null) {
+          for (Registration r : listeners) {
+            r.call(t);
+          }
         }
+      } finally {
+        delivering.set(false);
       }
-    } finally {
-      delivery.unlock();
     }
   }
 

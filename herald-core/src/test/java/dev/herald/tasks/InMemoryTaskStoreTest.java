@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** The store contract, and what the in-memory store promises beyond it. */
@@ -41,7 +42,7 @@ class InMemoryTaskStoreTest extends TaskStoreContract {
   }
 
   @Test
-  void everyListenerHasHeardOfAChangeWhenTheCallThatMadeItReturns() {
+  void aLoneThreadsChangeHasReachedEveryListenerWhenTheCallReturns() {
     TaskStore s = store();
     List<Long> heard = new CopyOnWriteArrayList<>();
     s.listen(t -> heard.add(t.version()));
@@ -78,6 +79,40 @@ class InMemoryTaskStoreTest extends TaskStoreContract {
             "first v3",
             "second v3");
     assertThat(s.get(ALICE, t.taskId(), T0).orElseThrow().version()).isEqualTo(3);
+  }
+
+  @Test
+  void aSlowListenerNeverHoldsUpAnotherThreadsChange() throws Exception {
+    TaskStore s = store();
+    StoredTask a = task(ALICE);
+    StoredTask b = task(BOB);
+    s.create(a);
+    s.create(b);
+    CountDownLatch inListener = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> heard = new CopyOnWriteArrayList<>();
+    s.listen(t -> {
+      heard.add(t.taskId() + " v" + t.version());
+      if (t.taskId().equals(a.taskId())) {
+        inListener.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    Thread slow = Thread.ofPlatform().start(() -> s.update(a.taskId(), T0, complete(T0)));
+    try {
+      inListener.await();
+      // this thread's change returns at once; the thread in the slow listener delivers it after
+      assertThat(s.update(b.taskId(), T0, complete(T0)).orElseThrow().changed()).isTrue();
+      assertThat(heard).containsExactly(a.taskId() + " v2");
+    } finally {
+      release.countDown();
+      slow.join();
+    }
+    assertThat(heard).containsExactly(a.taskId() + " v2", b.taskId() + " v2");
   }
 
   @Test
