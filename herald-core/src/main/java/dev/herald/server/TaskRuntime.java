@@ -203,6 +203,11 @@ final class TaskRuntime {
     return () -> observers.remove(observer);
   }
 
+  /** How many observers are registered (for tests: a held-open {@code tasks/get} is one). */
+  int observerCount() {
+    return observers.size();
+  }
+
   private void onChange(StoredTask t) {
     Long[] previous = new Long[1];
     seen.compute(
@@ -214,17 +219,17 @@ final class TaskRuntime {
     if (previous[0] != null && previous[0] >= t.version()) {
       return; // an older change reported late: what followed it was already told
     }
-    if (t.terminal()) {
-      Waiter w = terminalWaiters.remove(t.taskId());
-      if (w != null) {
-        w.terminal().complete(t);
-      }
-    }
     for (Consumer<StoredTask> o : observers) {
       try {
         o.accept(t);
       } catch (RuntimeException e) {
         LOG.log(Level.DEBUG, "task observer failed on " + t.taskId(), e);
+      }
+    }
+    if (t.terminal()) { // after the observers: the status notification precedes tasks/result
+      Waiter w = terminalWaiters.remove(t.taskId());
+      if (w != null) {
+        w.terminal().complete(t);
       }
     }
   }
