@@ -65,7 +65,8 @@ final class TaskRuntime {
   private final List<Consumer<StoredTask>> observers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean purging = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Object storeLock = new Object();
+  private final java.util.concurrent.locks.ReentrantLock storeLock =
+      new java.util.concurrent.locks.ReentrantLock();
   private volatile @Nullable TaskStore store;
   private volatile Scheduler.@Nullable Cancellable purgeTimer;
 
@@ -89,7 +90,8 @@ final class TaskRuntime {
     if (s != null) {
       return s;
     }
-    synchronized (storeLock) { // short, never blocks on I/O of ours
+    storeLock.lock(); // the supplier may block (a shared store connects)
+    try {
       s = store;
       if (s == null) {
         if (closed.get()) {
@@ -100,6 +102,8 @@ final class TaskRuntime {
         store = s;
       }
       return s;
+    } finally {
+      storeLock.unlock();
     }
   }
 

@@ -134,6 +134,21 @@ class LegacyTasksTest {
   }
 
   @Test
+  void aStatelessRequestSeesNoneOfTheHandshakeEraTaskModel() throws Exception {
+    try (StatelessPeer peer = StatelessPeer.connect(server())) {
+      ObjectNode tools = peer.request(McpMethods.TOOLS_LIST, StatelessPeer.params());
+      assertThat(tools.get("tools"))
+          .isNotEmpty()
+          .allSatisfy(t -> assertThat(t.has("execution")).as(t.toString()).isFalse());
+      ObjectNode call = taskCall("toolError", 1000L, null);
+      call.set("_meta", StatelessPeer.params().get("_meta"));
+      ObjectNode r = peer.request(McpMethods.TOOLS_CALL, call);
+      assertThat(r.has("task")).isFalse();
+      assertThat(r.get("isError").booleanValue()).isTrue();
+    }
+  }
+
+  @Test
   void aTaskCallIsAnsweredWithTheStoredTaskBeforeTheHandlerEndsAndTasksResultGivesTheResult()
       throws Exception {
     McpServer server = server();
