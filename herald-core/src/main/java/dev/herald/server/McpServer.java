@@ -188,6 +188,7 @@ public final class McpServer {
     this.methods = ServerMethods.table(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
+    taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -246,7 +247,10 @@ public final class McpServer {
    * What this server declares in an {@code initialize} answer received now: {@code logging},
    * {@code tools} (with {@code listChanged} per {@link Builder#toolsListChanged}), and {@code
    * resources: {subscribe, listChanged}}, {@code prompts: {listChanged}} and {@code completions}
-   * only while the resource catalog, the prompt catalog or the completion handlers have entries.
+   * only while the resource catalog, the prompt catalog or the completion handlers have entries,
+   * and {@code tasks: {list, cancel, requests: {tools: {call}}}} (MCP 2025-11-25
+   * basic/utilities/tasks) only while some tool's {@link Tool#taskSupport()} is optional or
+   * required.
    * Each session's gate captures this once, at its {@code initialize}, and keeps it for the
    * session's lifetime ({@link ServerSession#serverCapabilities()}).
    */
@@ -258,7 +262,7 @@ public final class McpServer {
         ServerFeatures.promptsCapability(this),
         ServerFeatures.resourcesCapability(this),
         new ServerCapabilities.ListChanged(toolsListChanged),
-        null,
+        LegacyTasks.capability(this),
         null);
   }
 

@@ -611,11 +611,11 @@ public final class SessionEngine {
     if (listening) {
       ended(call, startedAt, won ? response : null); // before the peer can see the response
     }
-    if (won) {
-      sendQuietly(response, call.id());
-    }
     if (work != null) {
       work.markResponded(); // from now on the work's messages belong to no request
+    }
+    if (won) {
+      sendQuietly(response, call.id());
     }
     unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
