@@ -1,5 +1,7 @@
 package dev.herald.server;
 
+import dev.herald.tasks.StoredTask;
+import dev.herald.tasks.TaskStore;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
@@ -77,6 +79,30 @@ final class Listens {
       }
     }
     return told;
+  }
+
+  /**
+   * A task changed ({@link TaskStore#listen}, the one source of status events, whichever node
+   * made the change): every listen whose {@code taskIds} name it and that may see it is told;
+   * returns how many. Never blocks and never throws (a store calls it on its own thread).
+   */
+  int taskChanged(StoredTask task) {
+    int told = 0;
+    for (Listen l : open) {
+      if (l.taskChanged(task)) {
+        told++;
+      }
+    }
+    return told;
+  }
+
+  /**
+   * Feeds this server's listens from {@code store}'s events ({@link #taskChanged}).
+   *
+   * @return the handle that stops it
+   */
+  AutoCloseable follow(TaskStore store) {
+    return store.listen(this::taskChanged);
   }
 
   /** Ends, with a {@code complete} result, every listen whose honoured filter matches; returns how many. */

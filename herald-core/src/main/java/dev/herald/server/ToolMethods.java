@@ -25,7 +25,30 @@ final class ToolMethods {
   static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Tool> page =
         session.server().pagination.page(call.method(), session.toolList(call), p.cursor());
-    return new ListToolsResult(page.items(), page.nextCursor(), null);
+    List<Tool> tools = call.stateless() ? withoutExecution(page.items()) : page.items();
+    return new ListToolsResult(tools, page.nextCursor(), null);
+  }
+
+  /**
+   * The tools as a 2026-07-28 client sees them: without {@code execution}, which exists in
+   * 2025-11-25 only (the tasks extension decides per request, not per tool listing).
+   */
+  private static List<Tool> withoutExecution(List<Tool> tools) {
+    return tools.stream()
+        .map(t ->
+            t.execution() == null
+                ? t
+                : new Tool(
+                    t.name(),
+                    t.title(),
+                    t.description(),
+                    t.inputSchema(),
+                    t.outputSchema(),
+                    t.annotations(),
+                    t.icons(),
+                    null,
+                    t.meta()))
+        .toList();
   }
 
   /** The tool's {@link CallToolResult}, or an {@code InputRequiredResult} (2026-07-28). */
