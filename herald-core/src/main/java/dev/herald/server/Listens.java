@@ -96,15 +96,6 @@ final class Listens {
     return told;
   }
 
-  /**
-   * Feeds this server's listens from {@code store}'s events ({@link #taskChanged}).
-   *
-   * @return the handle that stops it
-   */
-  AutoCloseable follow(TaskStore store) {
-    return store.listen(this::taskChanged);
-  }
-
   /** Ends, with a {@code complete} result, every listen whose honoured filter matches; returns how many. */
   int end(Predicate<SubscriptionFilter> which) {
     int ended = 0;

@@ -188,6 +188,7 @@ public final class McpServer {
     this.methods = ServerMethods.table(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
+    taskRuntime.observe(listens::taskChanged); // 2026-07-28 notifications/tasks
     b.features.forEach(f -> f.accept(this));
   }
 

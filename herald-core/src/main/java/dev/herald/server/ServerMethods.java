@@ -6,11 +6,13 @@ import dev.herald.internal.session.MethodRow;
 import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
+import dev.herald.wire.CancelTaskParams;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.GetPromptParams;
+import dev.herald.wire.GetTaskParams;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
@@ -26,6 +28,7 @@ import dev.herald.wire.RequestMeta;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.SubscriptionsListenParams;
+import dev.herald.wire.TasksExtension;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -117,6 +120,18 @@ final class ServerMethods {
                   ObjectNode.class)
               .in(ProtocolVersion::subscriptionsListen)
               .handler(ListenMethods::listen),
+          // the 2026-07-28 tasks extension; its rows exist beside the 2025-11-25 rows of the same
+          // names (the request's version picks one), tasks/result and tasks/list have none
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::get),
+          MethodRow.request(
+                  McpMethods.TASKS_UPDATE, TasksExtension.UpdateTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::update),
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::cancel),
           MethodRow.notification(McpMethods.INITIALIZED, Void.class)
               .in(ProtocolVersion::handshake)
               .receiver((ServerSession s, Void p) -> s.onInitialized()),

@@ -64,18 +64,24 @@ final class ToolMethods {
     }
     InputRounds.Target target =
         new InputRounds.Target(call.method(), p.name(), args, p.inputResponses(), p.requestState());
-    return InputRounds.serve(session, call, target, context -> run(tool, p.name(), args, context));
+    if (ModernTaskCalls.applies(call, tool)) { // 2026-07-28 tasks extension
+      return ModernTaskCalls.call(
+          session, call, tool, target, context -> run(tool, p.name(), args, context, call));
+    }
+    return InputRounds.serve(
+        session, call, target, context -> run(tool, p.name(), args, context, call));
   }
 
   private static CallToolResult run(
-      RegisteredTool tool, String name, ObjectNode args, CallContext context) throws Exception {
+      RegisteredTool tool, String name, ObjectNode args, RequestContext context, InboundCall call)
+      throws Exception {
     CallToolResult result;
     try {
       result = tool.handler().call(new ToolCall(name, args, context));
     } catch (InputRequired e) {
       throw e;
     } catch (Exception e) {
-      if (ExceptionTranslation.classify(e, context.call()) != ExceptionTranslation.Kind.BUG) {
+      if (ExceptionTranslation.classify(e, call) != ExceptionTranslation.Kind.BUG) {
         throw e;
       }
       result =
