@@ -263,6 +263,107 @@ class ModernTaskStatusTest {
   }
 
   @Test
+  void overOnePipeATaskIsCreatedAnsweredThroughTasksUpdateAndHeardOnTheListen() throws Exception {
+    ObjectNode named = McpJson.object().put("type", "object");
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                Tool.builder("ask_name").taskSupport(TaskSupport.REQUIRED).build(),
+                call ->
+                    CallToolResult.text(
+                        "hi "
+                            + call.context()
+                                .elicit("name", ElicitParams.form("Name?", named))
+                                .content()
+                                .get("name")
+                                .stringValue()))
+            .build();
+    ModernPeer peer = connect(server);
+    ObjectNode caps = declaring();
+    ((ObjectNode) caps.get(MetaKeys.CLIENT_CAPABILITIES)).putObject("elicitation");
+
+    ObjectNode params = McpJson.object().put("name", "ask_name");
+    params.set("_meta", caps.deepCopy());
+    JsonNode created = peer.request(McpMethods.TOOLS_CALL, params);
+    assertThat(created.get("resultType").stringValue()).isEqualTo("task");
+    String id = created.get("taskId").stringValue();
+    OutboundCall listen = listening(peer, "{\"taskIds\":[\"" + id + "\"]}", caps.deepCopy());
+    eventually(
+        () ->
+            peer.tagged(listen.id()).stream()
+                .anyMatch(n -> n.params().path("status").asString("").equals("input_required")),
+        "the input_required status on the listen");
+
+    ObjectNode update = McpJson.object().put("taskId", id);
+    update
+        .putObject("inputResponses")
+        .putObject("name")
+        .put("action", "accept")
+        .putObject("content")
+        .put("name", "Ada");
+    update.set("_meta", caps.deepCopy());
+    JsonNode ack = peer.request(McpMethods.TASKS_UPDATE, update);
+    assertThat(ack.get("resultType").stringValue()).isEqualTo("complete");
+    eventually(
+        () ->
+            peer.tagged(listen.id()).stream()
+                .anyMatch(n -> n.params().path("status").asString("").equals("completed")),
+        "the completed status on the listen");
+
+    JsonNode done =
+        peer.tagged(listen.id()).stream()
+            .map(JsonRpcMessage.Notification::params)
+            .filter(p -> p.path("status").asString("").equals("completed"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(done.at("/result/content/0/text").stringValue()).isEqualTo("hi Ada");
+    ObjectNode get = McpJson.object().put("taskId", id);
+    get.put("requestState", done.get("requestState").stringValue());
+    get.set("_meta", caps.deepCopy());
+    assertThat(peer.request(McpMethods.TASKS_GET, get).get("status").stringValue())
+        .isEqualTo("completed");
+  }
+
+  @Test
+  void anotherPrincipalsTaskIsUnknownToTasksGetUpdateAndCancel() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<String> who =
+        new java.util.concurrent.atomic.AtomicReference<>("alice");
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                Tool.builder("wait").taskSupport(TaskSupport.OPTIONAL).build(),
+                call -> {
+                  Thread.currentThread().join(); // until cancelled
+                  return CallToolResult.text("never");
+                })
+            .requestState(RequestStateSettings.builder().principal(ctx -> who.get()).build())
+            .build();
+    ModernPeer peer = connect(server);
+    ObjectNode params = McpJson.object().put("name", "wait");
+    params.set("_meta", declaring());
+    String id = peer.request(McpMethods.TOOLS_CALL, params).get("taskId").stringValue();
+
+    who.set("bob");
+    for (String method :
+        List.of(McpMethods.TASKS_GET, McpMethods.TASKS_CANCEL, McpMethods.TASKS_UPDATE)) {
+      ObjectNode p = McpJson.object().put("taskId", id);
+      p.putObject("inputResponses");
+      p.set("_meta", declaring());
+      assertThatThrownBy(() -> peer.request(method, p))
+          .as(method)
+          .isInstanceOfSatisfying(
+              McpException.class, e -> assertThat(e.code()).isEqualTo(ErrorCodes.INVALID_PARAMS));
+    }
+    who.set("alice");
+    ObjectNode mine = McpJson.object().put("taskId", id);
+    mine.set("_meta", declaring());
+    assertThat(peer.request(McpMethods.TASKS_GET, mine).get("status").stringValue())
+        .isEqualTo("working");
+    peer.request(McpMethods.TASKS_CANCEL, mine.deepCopy());
+    server.close();
+  }
+
+  @Test
   void theLegacyViewUsesTtlAndPollInterval() {
     ObjectNode legacy =
         (ObjectNode)
