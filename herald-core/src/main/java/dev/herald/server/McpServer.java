@@ -189,6 +189,7 @@ public final class McpServer {
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
     taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
+    taskRuntime.observe(listens::taskChanged); // 2026-07-28 notifications/tasks
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -221,7 +222,8 @@ public final class McpServer {
    * What this server declares to a stateless (2026-07-28) client, in {@code server/discover}:
    * {@link #capabilities()} without the members that exist only in the handshake era ({@code
    * tasks}; the 2026-07-28 tasks are an extension), with {@code extensions} when any were declared
-   * ({@link Builder#extension}).
+   * ({@link Builder#extension}), and {@code extensions["io.modelcontextprotocol/tasks"] = {}} while
+   * any tool may run as a task (its {@link Tool#taskSupport()} is not forbidden).
    */
   public ServerCapabilities statelessCapabilities() {
     ServerCapabilities c = capabilities();
@@ -230,6 +232,12 @@ public final class McpServer {
       ext = McpJson.object();
       for (var e : extensions.entrySet()) {
         ext.set(e.getKey(), e.getValue().deepCopy());
+      }
+    }
+    if (ModernTasks.offered(this)) {
+      ext = ext == null ? McpJson.object() : ext;
+      if (!ext.has(dev.herald.wire.TasksExtension.ID)) {
+        ext.putObject(dev.herald.wire.TasksExtension.ID);
       }
     }
     return new ServerCapabilities(

@@ -33,6 +33,7 @@ import dev.herald.wire.RequestMeta;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.SubscriptionsListenParams;
+import dev.herald.wire.TasksExtension;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -144,6 +145,18 @@ final class ServerMethods {
               .in(ProtocolVersion::coreTasks)
               .needs(TASKS)
               .handler(TaskMethods::cancel),
+          // the 2026-07-28 tasks extension; its rows exist beside the 2025-11-25 rows of the same
+          // names (the request's version picks one), tasks/result and tasks/list have none
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::get),
+          MethodRow.request(
+                  McpMethods.TASKS_UPDATE, TasksExtension.UpdateTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::update),
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::cancel),
           MethodRow.notification(McpMethods.INITIALIZED, Void.class)
               .in(ProtocolVersion::handshake)
               .receiver((ServerSession s, Void p) -> s.onInitialized()),

@@ -74,12 +74,12 @@ final class ToolMethods {
     }
     InputRounds.Target target =
         new InputRounds.Target(call.method(), p.name(), args, p.inputResponses(), p.requestState());
-    return InputRounds.serve(session, call, target, context -> run(tool, p.name(), args, context));
-  }
-
-  private static CallToolResult run(
-      RegisteredTool tool, String name, ObjectNode args, CallContext context) throws Exception {
-    return run(tool, name, args, context, context.call());
+    if (ModernTaskCalls.applies(call, tool)) { // 2026-07-28 tasks extension
+      return ModernTaskCalls.call(
+          session, call, tool, target, context -> run(tool, p.name(), args, context, call));
+    }
+    return InputRounds.serve(
+        session, call, target, context -> run(tool, p.name(), args, context, call));
   }
 
   /**
