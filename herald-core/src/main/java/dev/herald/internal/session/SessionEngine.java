@@ -230,6 +230,25 @@ public final class SessionEngine {
       CallOptions options,
       @Nullable RequestId originatedBy,
       java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    return request(method, params, options, originatedBy, inOrder, null);
+  }
+
+  /**
+   * Sends a request whose progress token outlives it when {@code keepsProgress} says so of its
+   * result (a task-creating result, MCP 2025-11-25 basic/utilities/progress: the token stays
+   * valid for the task's whole lifetime): the token then stays registered, and the call's {@link
+   * OutboundCall#keptProgress()} closes it later. {@code keepsProgress} runs on the reader and
+   * must not block.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder,
+      java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
     if (closed.get()) {
       throw new TransportException("session closed");
     }
@@ -264,7 +283,16 @@ public final class SessionEngine {
     }
     PendingCall call =
         new PendingCall(
-            this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
+            this,
+            id,
+            method,
+            originatedBy,
+            tracker,
+            callbacks,
+            effective,
+            now,
+            inOrder,
+            keepsProgress);
     self[0] = call;
     if (tracker != null) {
       progress.register(tracker);
