@@ -137,6 +137,9 @@ public final class McpServer {
   /** Seals and opens the {@code requestState} of input rounds (2026-07-28). */
   final RequestStateCodec requestStates;
 
+  /** Tasks running on this server and the store that keeps them (both eras). */
+  final TaskRuntime taskRuntime;
+
   /** The caching hint of each area, for stateless results ({@link StatelessResults}). */
   private final java.util.EnumMap<CacheArea, CacheHint> cacheHints;
 
@@ -184,6 +187,7 @@ public final class McpServer {
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
     this.eventListeners = b.eventListeners;
+    this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -298,6 +302,15 @@ public final class McpServer {
     } catch (java.util.concurrent.ExecutionException e) {
       throw new IllegalStateException(e.getCause());
     }
+  }
+
+  /**
+   * Ends what the server runs beyond its sessions: running tasks are cancelled and the task store
+   * is closed (MCP 2025-11-25 basic/utilities/tasks). Sessions are not closed; close them (or the
+   * transport that serves them) too. Idempotent.
+   */
+  public void close() {
+    taskRuntime.close();
   }
 
   /** Live sessions. */
