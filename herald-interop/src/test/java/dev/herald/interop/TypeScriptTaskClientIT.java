@@ -112,6 +112,19 @@ class TypeScriptTaskClientIT {
     assertThat(cancel.get("unknown").get("code").intValue()).isEqualTo(-32602);
 
     assertThat(seen.get("listed").booleanValue()).as("tasks/list names every task").isTrue();
+
+    // notifications/tasks/status reached the TS client after the call that created the task had
+    // been answered (on the pipe, or the standing GET stream over HTTP).
+    List<String> completed = new ArrayList<>();
+    seen.get("statusNotifications")
+        .forEach(n -> {
+          if (n.get("status").stringValue().equals("completed")) {
+            completed.add(n.get("taskId").stringValue());
+          }
+        });
+    assertThat(completed)
+        .as("completed status notifications: %s", seen.get("statusNotifications"))
+        .contains(slow.get("taskId").stringValue());
   }
 
   private static String last(JsonNode array) {
