@@ -139,6 +139,26 @@ final class ReverseCalls {
   private static final Capability.OfClient ROOTS =
       new Capability.OfClient("roots", ClientCapabilities::supportsRoots);
 
+  /**
+   * Checks that {@code request} may be sent to the client of this session now, as every reverse
+   * request is checked (a task's asks too).
+   *
+   * @throws McpException -32601 when the client did not declare what it needs, -32600 before
+   *     {@code notifications/initialized}
+   */
+  static void requireFor(ServerSession session, InboundCall call, InputRequest request) {
+    require(session, call, capabilityOf(request), methodOf(request));
+  }
+
+  /** The method of the server-to-client request that asks {@code request}. */
+  static String methodOf(InputRequest request) {
+    return switch (request) {
+      case InputRequest.Elicit e -> McpMethods.ELICITATION_CREATE;
+      case InputRequest.CreateMessage m -> McpMethods.SAMPLING_CREATE_MESSAGE;
+      case InputRequest.ListRoots r -> McpMethods.ROOTS_LIST;
+    };
+  }
+
   /** Asks the one "does the client support this for this request" function of the method table. */
   private static void require(
       ServerSession session, InboundCall call, Capability.OfClient capability, String method) {

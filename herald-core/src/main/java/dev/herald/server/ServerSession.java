@@ -113,6 +113,12 @@ public final class ServerSession {
   private volatile ClientCapabilities clientCapabilities = ClientCapabilities.none();
   private final ReverseCalls.RootsCache rootsCache = new ReverseCalls.RootsCache();
 
+  /**
+   * This session's id as a task owner (handshake era, no principal): random, never shown to the
+   * client, never reused.
+   */
+  private final String taskSessionId = TaskIds.next();
+
   /** Whether every request on this session is stateless ({@link McpServer#connectStateless}). */
   private final boolean statelessOnly;
 
@@ -222,6 +228,11 @@ public final class ServerSession {
   /** Where Herald reports this session's events (guarded; {@link EventListener#NONE} if none). */
   EventListener events() {
     return events;
+  }
+
+  /** This session's id as the owner of its session-bound tasks. */
+  String taskSessionId() {
+    return taskSessionId;
   }
 
   /** Ends the session. */

@@ -17,8 +17,13 @@ import org.jspecify.annotations.Nullable;
  * "Task Status Lifecycle"): a task starts {@code working}; {@code working} and {@code
  * input_required} may move to each other or to a terminal status; {@code completed}, {@code
  * failed} and {@code cancelled} never change again. Every change returns a new record with a
- * higher {@link #version()}; a change the machine forbids returns empty, so a store that applies
- * changes atomically lets exactly one of two racing terminal changes win.
+ * {@link #version()} one higher and a {@link #lastUpdatedAt()} never earlier than before; a change
+ * the machine forbids, or one that would change nothing, returns empty, so a store that applies
+ * changes atomically lets exactly one of two racing terminal changes win and tells its listeners
+ * only about real changes.
+ *
+ * <p>Only {@code input_required} has input requests; only {@code completed} and {@code failed} have
+ * an outcome. An idle task shares everything it can: the empty input map is {@link Map#of()}.
  *
  * @param taskId the task's id: 128 bits of randomness, never reused
  * @param owner who may see it
@@ -63,6 +68,15 @@ public record StoredTask(
     if (outcome != null && status != TaskStatus.COMPLETED && status != TaskStatus.FAILED) {
       throw new IllegalArgumentException("only a completed or failed task has an outcome");
     }
+    if (!inputRequests.isEmpty() && status != TaskStatus.INPUT_REQUIRED) {
+      throw new IllegalArgumentException("only an input_required task has input requests");
+    }
+    if (version < 1) {
+      throw new IllegalArgumentException("version starts at 1, was " + version);
+    }
+    if (lastUpdatedAt.isBefore(createdAt)) {
+      throw new IllegalArgumentException("lastUpdatedAt is before createdAt");
+    }
   }
 
   /** A new task, {@code working}, version 1. */
@@ -105,9 +119,12 @@ public record StoredTask(
     return ttl != null && !now.isBefore(createdAt.plus(ttl));
   }
 
-  /** A new status message, the status unchanged; empty once terminal. */
+  /**
+   * A new status message, the status unchanged; empty once terminal or when the message is the
+   * current one.
+   */
   public Optional<StoredTask> withMessage(@Nullable String message, Instant now) {
-    if (terminal()) {
+    if (terminal() || Objects.equals(message, statusMessage)) {
       return Optional.empty();
     }
     return Optional.of(next(status, message, inputRequests, null, now));
@@ -115,7 +132,8 @@ public record StoredTask(
 
   /**
    * {@code input_required} with {@code requests} added to the outstanding ones (keys are unique
-   * over the task's life); empty once terminal.
+   * over the task's life); empty once terminal or when the task is already {@code input_required}
+   * with these requests and this message.
    */
   public Optional<StoredTask> needInput(
       Map<String, ? extends InputRequest> requests, @Nullable String message, Instant now) {
@@ -124,15 +142,21 @@ public record StoredTask(
     }
     Map<String, InputRequest> all = new LinkedHashMap<>(inputRequests);
     all.putAll(requests);
+    if (status == TaskStatus.INPUT_REQUIRED
+        && all.equals(inputRequests)
+        && Objects.equals(message, statusMessage)) {
+      return Optional.empty();
+    }
     return Optional.of(next(TaskStatus.INPUT_REQUIRED, message, all, null, now));
   }
 
   /**
    * The answered {@code keys} removed from the outstanding input requests; back to {@code working}
-   * once none is left. Unknown keys are ignored; empty once terminal.
+   * once none is left. Unknown or already answered keys are ignored (2026-07-28 tasks extension,
+   * {@code tasks/update}); empty once terminal or when none of {@code keys} is outstanding.
    */
   public Optional<StoredTask> answered(Set<String> keys, Instant now) {
-    if (terminal()) {
+    if (terminal() || keys.stream().noneMatch(inputRequests::containsKey)) {
       return Optional.empty();
     }
     Map<String, InputRequest> left = new LinkedHashMap<>(inputRequests);
@@ -141,9 +165,13 @@ public record StoredTask(
     return Optional.of(next(s, left.isEmpty() ? null : statusMessage, left, null, now));
   }
 
-  /** Back to {@code working} from {@code input_required}, without input; empty once terminal. */
+  /**
+   * {@code working} with {@code message}, dropping any outstanding input requests (from {@code
+   * input_required}, or a new message while {@code working}); empty once terminal or when already
+   * {@code working} with that message.
+   */
   public Optional<StoredTask> working(@Nullable String message, Instant now) {
-    if (terminal()) {
+    if (terminal() || (status == TaskStatus.WORKING && Objects.equals(message, statusMessage))) {
       return Optional.empty();
     }
     return Optional.of(next(TaskStatus.WORKING, message, Map.of(), null, now));

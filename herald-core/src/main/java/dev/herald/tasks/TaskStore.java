@@ -38,7 +38,8 @@ public interface TaskStore extends AutoCloseable {
    *
    * @throws TaskLimitExceededException if the store is full (its owner has too many tasks that are
    *     not terminal, or the store too many tasks in all)
-   * @throws IllegalArgumentException if a task with that id exists
+   * @throws IllegalArgumentException if a task with that id exists, or {@code task} is not new (it
+   *     is terminal, or its version is not 1)
    */
   void create(StoredTask task);
 
@@ -59,9 +60,15 @@ public interface TaskStore extends AutoCloseable {
   /**
    * One page of {@code owner}'s tasks that have not expired, oldest first.
    *
-   * @param cursor {@code null} for the first page, or a {@link Page#nextCursor()} of this store
-   * @throws IllegalArgumentException if the cursor was not made by this store (the runtime answers
-   *     -32602)
+   * <p>A cursor names a position in the listing order (creation time, then id), so a page never
+   * repeats a task of an earlier page, and a cursor stays valid when the task it stopped at is
+   * deleted.
+   *
+   * @param cursor {@code null} for the first page, or a {@link Page#nextCursor()} this store made
+   *     for the same owner
+   * @throws IllegalArgumentException if the cursor was not made by this store for {@code owner}
+   *     (forged, garbled or another owner's; the runtime answers -32602), or {@code limit} is not
+   *     positive
    */
   Page list(TaskOwner owner, @Nullable String cursor, int limit, Instant now);
 
@@ -74,8 +81,10 @@ public interface TaskStore extends AutoCloseable {
 
   /**
    * Calls {@code listener} after each change made through {@link #update} (and each creation),
-   * with the new record, in the order of each task's versions. A store shared by several nodes
-   * reports changes made on any of them. Listeners must return quickly.
+   * with the new record, exactly once per change and in the order of each task's versions, also
+   * when several threads change one task at once. A store shared by several nodes reports changes
+   * made on any of them. Listeners must return quickly and must not wait for other calls to the
+   * store; an exception a listener throws is logged and does not stop the others.
    *
    * @return a handle that removes the listener when closed
    */

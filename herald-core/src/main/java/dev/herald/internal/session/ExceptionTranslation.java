@@ -74,6 +74,15 @@ public final class ExceptionTranslation {
     };
   }
 
+  /**
+   * The JSON-RPC error a failure of the work of {@code call} stands for, as {@link #toResponse}
+   * would send it (a task keeps it as its outcome).
+   */
+  public static JsonRpcMessage.ErrorObject errorOf(
+      Throwable failure, InboundCall call, String session) {
+    return toResponse(failure, call, session).error();
+  }
+
   private static JsonRpcMessage.Error error(InboundCall call, int code, String message) {
     return new JsonRpcMessage.Error(call.id(), new JsonRpcMessage.ErrorObject(code, message, null));
   }

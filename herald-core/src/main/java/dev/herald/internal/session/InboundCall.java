@@ -33,6 +33,8 @@ public final class InboundCall {
   private final AtomicInteger state = new AtomicInteger(RUNNING);
   private volatile @Nullable Thread thread;
   private volatile boolean openEnded;
+  private final java.util.concurrent.atomic.AtomicReference<@Nullable DetachedWork> detached =
+      new java.util.concurrent.atomic.AtomicReference<>();
 
   /**
    * What a stateless (2026-07-28) request said about itself in {@code _meta}, once the role's era
@@ -136,6 +138,36 @@ public final class InboundCall {
    */
   public void notify(String method, @Nullable ObjectNode params) {
     engine.notify(method, params, id());
+  }
+
+  /**
+   * Lets this request's work outlive its response (a task): the progress token stays registered
+   * and the progress reporter open until the returned work ends, and nothing it sends after the
+   * response is tied to this request. Call it before the handler returns.
+   *
+   * @throws IllegalStateException if the request already ended or was already detached
+   */
+  public DetachedWork detach() {
+    if (!running()) {
+      throw new IllegalStateException("request " + id() + " already ended");
+    }
+    DetachedWork work = new DetachedWork(engine, this);
+    if (!detached.compareAndSet(null, work)) {
+      throw new IllegalStateException("request " + id() + " was already detached");
+    }
+    engine.detached(work);
+    return work;
+  }
+
+  /** The work detached from this request, or {@code null}. */
+  public @Nullable DetachedWork detachedWork() {
+    return detached.get();
+  }
+
+  /** Where this request's progress goes: the request, or no request once its work is detached and answered. */
+  @Nullable RequestId progressRoute() {
+    DetachedWork work = detached.get();
+    return work == null ? id() : work.route();
   }
 
   /** The progress token this request holds in its session, or {@code null}. */

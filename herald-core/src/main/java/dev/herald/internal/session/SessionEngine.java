@@ -72,6 +72,10 @@ public final class SessionEngine {
   private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens =
       new ConcurrentHashMap<>();
   private final ProgressRegistry progress = new ProgressRegistry();
+
+  /** Work that outlives its request (tasks) and has not ended: ended with the session. */
+  private final java.util.Set<DetachedWork> detachedWorks = ConcurrentHashMap.newKeySet();
+
   private final AtomicLong nextId = new AtomicLong(1);
 
   /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
@@ -576,12 +580,19 @@ public final class SessionEngine {
         }
       }
     }
+    InboundCall[] self = new InboundCall[1];
     ProgressReporter reporter =
         token == null
             ? ProgressReporter.NONE
             : new ProgressEmitter(
-                token, n -> sendProgress(n, r.id()), progressInterval, ticker, scheduler, events);
+                token,
+                n -> sendProgress(n, self[0] == null ? r.id() : self[0].progressRoute()),
+                progressInterval,
+                ticker,
+                scheduler,
+                events);
     InboundCall call = new InboundCall(this, r, reporter, token);
+    self[0] = call;
     if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
       sendQuietly(
@@ -599,7 +610,7 @@ public final class SessionEngine {
     t.start();
   }
 
-  private void sendProgress(JsonRpcMessage.Notification progress, RequestId relatedTo) {
+  private void sendProgress(JsonRpcMessage.Notification progress, @Nullable RequestId relatedTo) {
     try {
       transport.send(progress, relatedTo);
     } catch (RuntimeException e) {
@@ -620,12 +631,16 @@ public final class SessionEngine {
       response = ExceptionTranslation.toResponse(e, call, name);
     }
     boolean won = call.tryComplete();
-    if (won && call.progress() instanceof ProgressEmitter emitter) {
+    DetachedWork work = call.detachedWork();
+    if (won && work == null && call.progress() instanceof ProgressEmitter emitter) {
       emitter.close(); // the last value goes out before the response
     }
     release(call);
     if (listening) {
       ended(call, startedAt, won ? response : null); // before the peer can see the response
+    }
+    if (work != null) {
+      work.markResponded(); // from now on the work's messages belong to no request
     }
     if (won) {
       sendQuietly(response, call.id());
@@ -654,11 +669,40 @@ public final class SessionEngine {
    */
   private void release(InboundCall call) {
     inFlight.remove(call.id(), call);
+    DetachedWork work = call.detachedWork();
+    if (work != null) {
+      if (!call.isCancelled()) {
+        return; // the work holds the token and its requests until it ends
+      }
+      work.requestCancelled();
+    }
     ProgressToken token = call.progressToken();
     if (token != null) {
       inboundTokens.remove(token, call);
     }
     cancelChildren(call.id(), "originating request ended");
+  }
+
+  /** A detached work is registered; ended at once if the session already closed. */
+  void detached(DetachedWork work) {
+    detachedWorks.add(work);
+    if (closed.get()) {
+      work.sessionEnded();
+    }
+  }
+
+  /** A detached work ended: its token is free again. */
+  void releaseDetached(DetachedWork work, InboundCall call) {
+    detachedWorks.remove(work);
+    ProgressToken token = call.progressToken();
+    if (token != null) {
+      inboundTokens.remove(token, call);
+    }
+  }
+
+  /** Work detached from its request (tasks) that has not ended yet. */
+  public int detachedCount() {
+    return detachedWorks.size();
   }
 
   private void cancelChildren(RequestId parent, String reason) {
@@ -821,6 +865,9 @@ public final class SessionEngine {
       if (call.tryCancel()) {
         cancelInbound(call, "connection closed");
       }
+    }
+    for (DetachedWork work : detachedWorks) {
+      work.sessionEnded();
     }
     try {
       transport.close();
