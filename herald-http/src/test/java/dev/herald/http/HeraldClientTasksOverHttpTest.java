@@ -217,4 +217,52 @@ class HeraldClientTasksOverHttpTest {
     eventually(sawCancel::get, "the handler's token tripped");
     assertThat(client.getTask(task.taskId()).status()).isEqualTo(TaskStatus.CANCELLED);
   }
+
+  @org.junit.jupiter.api.Test
+  void inTheHandshakeEraATaskBoundToAPrincipalIsResumedByIdFromAnotherSessionOfThatPrincipal()
+      throws Exception {
+    McpServer bound =
+        McpServer.builder()
+            .requestState(
+                dev.herald.server.RequestStateSettings.builder()
+                    .principal(ctx ->
+                        ctx.clientInfo().map(dev.herald.wire.Implementation::name).orElse(null))
+                    .build())
+            .tool(
+                Tool.builder("work").taskSupport(TaskSupport.REQUIRED).build(),
+                TaskStart.AT_ONCE,
+                call -> {
+                  gate.await();
+                  return CallToolResult.text("done");
+                })
+            .build();
+    try (McpHttpServer server =
+        McpHttpServer.builder().server(bound).port(PORT + 1).build().start()) {
+      McpClient alice = principal(server, "alice");
+      TaskHandle task = alice.callToolAsTask("work", null, CallOptions.defaults(), null);
+      McpClient aliceAgain = principal(server, "alice");
+      McpClient bob = principal(server, "bob");
+
+      TaskHandle resumed = aliceAgain.task(task.taskId(), null);
+      assertThatThrownBy(() -> bob.getTask(task.taskId()))
+          .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(-32602));
+      gate.countDown();
+
+      assertThat(resumed.await().firstText()).isEqualTo("done");
+      assertThat(aliceAgain.listTasks()).extracting(TaskSnapshot::taskId).contains(task.taskId());
+    } finally {
+      clients.forEach(McpClient::close);
+      bound.close();
+    }
+  }
+
+  private McpClient principal(McpHttpServer server, String name) throws InterruptedException {
+    McpClient client =
+        McpClient.builder()
+            .info(name, "1")
+            .eras(EraPreference.HANDSHAKE_ONLY)
+            .connect(new StreamableHttpClientTransport(server.uri()));
+    clients.add(client);
+    return client;
+  }
 }
