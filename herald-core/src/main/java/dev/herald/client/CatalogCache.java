@@ -75,6 +75,12 @@ final class CatalogCache<T> {
     this.identity = identity;
   }
 
+  /** The items last fetched, fresh or not, without asking the server; null if never fetched. */
+  @Nullable List<T> peek() {
+    Snapshot<T> s = snapshot;
+    return s == null ? null : s.items();
+  }
+
   /** The items of every page, each page reused while fresh and fetched otherwise. */
   List<T> get() throws InterruptedException {
     String who = identity.get();

@@ -21,6 +21,7 @@ import dev.herald.wire.RequestId;
 import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.Root;
 import dev.herald.wire.ServerCapabilities;
+import dev.herald.wire.TaskStatusNotificationParams;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -47,6 +48,7 @@ final class ClientMethods {
       Capability.server("prompts.listChanged", ServerCapabilities::promptsListChanged);
   static final Capability RESOURCES_LIST_CHANGED =
       Capability.server("resources.listChanged", ServerCapabilities::resourcesListChanged);
+  static final Capability TASKS = Capability.server("tasks", c -> c.tasks() != null);
   static final Capability RESOURCES_SUBSCRIBE =
       Capability.server("resources.subscribe", ServerCapabilities::resourcesSubscribe);
 
@@ -91,8 +93,13 @@ final class ClientMethods {
               .receiver((McpClient c, @Nullable Void p) -> c.listChanged(McpClient.Area.RESOURCES)),
           MethodRow.notification(McpMethods.RESOURCES_UPDATED, ResourceUpdatedParams.class)
               .needs(RESOURCES_SUBSCRIBE)
+              .receiver((McpClient c, @Nullable ResourceUpdatedParams p) -> c.onResourceUpdated(p)),
+          // MCP 2025-11-25 basic/utilities/tasks: the status of a task the server runs for us
+          MethodRow.notification(McpMethods.TASKS_STATUS, TaskStatusNotificationParams.class)
+              .in(ProtocolVersion::handshake)
+              .needs(TASKS)
               .receiver(
-                  (McpClient c, @Nullable ResourceUpdatedParams p) -> c.onResourceUpdated(p)));
+                  (McpClient c, @Nullable TaskStatusNotificationParams p) -> c.onTaskStatus(p)));
 
   private final @Nullable SamplingHandler sampling;
   private final @Nullable ElicitationHandler elicitation;

@@ -38,6 +38,7 @@ import org.jspecify.annotations.Nullable;
  *     null} keeps no private entry at all
  * @param interceptors the host's interceptors around every request the server sends, outermost first
  * @param eventListeners makes the event listener of each session the client opens
+ * @param tasks how the client treats tasks (the 2026-07-28 extension, requested ttl, hosting)
  * @param transports where fresh transports come from when a lost session is replaced; null when the
  *     client was connected with a single transport (then it never restarts)
  */
@@ -62,7 +63,8 @@ record ClientSettings(
     @Nullable Supplier<Transport> transports,
     List<Consumer<SessionRestart>> restartListeners,
     List<Interceptor<McpClient>> interceptors,
-    EventListener.Factory eventListeners) {
+    EventListener.Factory eventListeners,
+    ClientTasks tasks) {
 
   ClientSettings {
     logListeners = List.copyOf(logListeners);

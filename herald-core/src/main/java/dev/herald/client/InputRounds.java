@@ -16,6 +16,7 @@ import dev.herald.wire.ResultType;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -45,13 +46,20 @@ final class InputRounds {
   private final Sender sender;
   private final ClientMethods answers;
   private final int maxRounds;
+  private final java.util.function.@Nullable Predicate<JsonNode> isTask;
   private final CompletableFuture<JsonNode> result = new CompletableFuture<>();
   private final Token token = new Token();
   private volatile OutboundCall current;
   private volatile int rounds = 1;
 
   private InputRounds(
-      String method, ObjectNode params, Sender sender, ClientMethods answers, int maxRounds) {
+      String method,
+      ObjectNode params,
+      Sender sender,
+      ClientMethods answers,
+      int maxRounds,
+      java.util.function.@Nullable Predicate<JsonNode> isTask) {
+    this.isTask = isTask;
     this.method = method;
     this.params = params;
     this.sender = sender;
@@ -64,7 +72,22 @@ final class InputRounds {
   /** Starts the first round. */
   static InputRounds start(
       String method, ObjectNode params, Sender sender, ClientMethods answers, int maxRounds) {
-    return new InputRounds(method, params, sender, answers, maxRounds);
+    return new InputRounds(method, params, sender, answers, maxRounds, null);
+  }
+
+  /**
+   * Starts the first round of a call that may end in a task: a result {@code isTask} accepts (a
+   * 2025-11-25 {@code CreateTaskResult}, or {@code resultType: "task"} of the 2026-07-28 tasks
+   * extension) is final here too, and the caller follows the task.
+   */
+  static InputRounds start(
+      String method,
+      ObjectNode params,
+      Sender sender,
+      ClientMethods answers,
+      int maxRounds,
+      java.util.function.Predicate<JsonNode> isTask) {
+    return new InputRounds(method, params, sender, answers, maxRounds, isTask);
   }
 
   /** The id of the round in flight (or the last one). */
@@ -85,6 +108,11 @@ final class InputRounds {
   /** The progress record of the round in flight, when the call asked for progress. */
   Optional<ProgressRecord> progressRecord() {
     return current.progressRecord();
+  }
+
+  /** The progress token the last round's result handed on to a task, if it did. */
+  Optional<dev.herald.internal.session.ProgressLease> keptProgress() {
+    return current.keptProgress();
   }
 
   /** Cancels the round in flight and every later one; false if the call had already ended. */
@@ -121,6 +149,10 @@ final class InputRounds {
   }
 
   private void next(JsonNode node, int round) throws Exception {
+    if (isTask != null && isTask.test(node)) {
+      result.complete(node);
+      return;
+    }
     String type = ResultType.of(node);
     if (ResultType.COMPLETE.equals(type)) {
       result.complete(node);

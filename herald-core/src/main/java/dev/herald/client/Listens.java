@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -365,6 +366,21 @@ final class Listens {
           }
           client.resourceChanged(p.uri());
           client.tell(() -> listener.resourceUpdated(p));
+        }
+        case McpMethods.TASKS_EXT_STATUS -> {
+          dev.herald.wire.TasksExtension.DetailedTask task;
+          try {
+            task = McpJson.fromTree(n.params(), dev.herald.wire.TasksExtension.DetailedTask.class);
+          } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "malformed task status dropped: {0}", e);
+            return;
+          }
+          if (task == null || !filter.taskIdsOrEmpty().contains(task.taskId())) {
+            return; // not asked for
+          }
+          JsonNode s = n.params() == null ? null : n.params().get("requestState");
+          String state = s != null && s.isString() ? s.stringValue() : null;
+          client.tell(() -> listener.taskStatus(task, state));
         }
         default -> LOG.log(System.Logger.Level.DEBUG, "dropped {0} on a subscription", n.method());
       }

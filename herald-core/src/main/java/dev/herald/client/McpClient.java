@@ -532,6 +532,9 @@ public final class McpClient implements AutoCloseable {
    */
   public CallToolResult callTool(String name, @Nullable ObjectNode arguments, CallOptions options)
       throws InterruptedException {
+    if (era() == ProtocolVersion.Era.LEGACY && serverDeclaresTaskToolCalls()) {
+      tools(); // the tool's taskSupport decides whether the call must run as a task
+    }
     return callToolAsync(name, arguments, options).await();
   }
 
@@ -542,8 +545,325 @@ public final class McpClient implements AutoCloseable {
    */
   public ToolCallHandle callToolAsync(
       String name, @Nullable ObjectNode arguments, CallOptions options) {
-    ObjectNode params = McpJson.toObject(CallToolParams.of(name, arguments));
+    ObjectNode params = objectOf(CallToolParams.of(name, arguments));
+    if (era() == ProtocolVersion.Era.MODERN && settings.tasks().extension()) {
+      // the server may answer with a task (the request declares the extension): follow it
+      return new ToolCallHandle(taskCall(params, options, null, true));
+    }
+    if (era() == ProtocolVersion.Era.LEGACY
+        && serverDeclaresTaskToolCalls()
+        && knownTaskSupport(name) == dev.herald.wire.TaskSupport.REQUIRED) {
+      // MCP 2025-11-25 basic/utilities/tasks: a required tool MUST be task-augmented
+      params.set("task", McpJson.toTree(taskMetadata()));
+      return new ToolCallHandle(taskCall(params, options, null, false));
+    }
     return new ToolCallHandle(rounds(McpMethods.TOOLS_CALL, params, options));
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  /**
+   * Calls a tool as a task and returns once the server created it (MCP 2025-11-25
+   * basic/utilities/tasks; the 2026-07-28 extension {@code io.modelcontextprotocol/tasks}). The
+   * handle follows the task: {@code listener} hears each status change once, in order; progress
+   * goes to the options' listener as for a plain call, its token active until the task is
+   * terminal; the options' clocks bound the whole task (when one runs out the client sends {@code
+   * tasks/cancel} and the result fails with {@link dev.herald.session.TimeoutException}).
+   *
+   * <p>Handshake era: the request carries {@code params.task} (with the builder's {@link
+   * Builder#taskTtl}), only if the server declared {@code tasks.requests.tools.call} and the tool
+   * is not {@code forbidden}. 2026-07-28: the request declares the extension and the server
+   * decides; a call it answers at once gives an already complete handle ({@link
+   * TaskHandle#hasTask()} false).
+   *
+   * @throws IllegalStateException before sending anything, when the server or the tool does not
+   *     support tasks (or the builder turned the 2026-07-28 extension off)
+   * @throws McpException for an error response to the call itself
+   * @throws dev.herald.session.CancelledException if the calling thread was interrupted (its
+   *     interrupt flag is set again) or the call was cancelled before the task was created
+   */
+  public TaskHandle callToolAsTask(
+      String name,
+      @Nullable ObjectNode arguments,
+      CallOptions options,
+      @Nullable TaskListener listener) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(options, "options");
+    ObjectNode params = objectOf(CallToolParams.of(name, arguments));
+    boolean modern = era() == ProtocolVersion.Era.MODERN;
+    if (modern) {
+      if (!settings.tasks().extension()) {
+        throw new IllegalStateException(
+            "this client does not declare the io.modelcontextprotocol/tasks extension;"
+                + " give McpClient.Builder.taskExtension(true)");
+      }
+    } else {
+      if (!serverDeclaresTaskToolCalls()) {
+        throw new IllegalStateException(
+            "the server did not declare tasks.requests.tools.call: it runs no tool as a task");
+      }
+      dev.herald.wire.TaskSupport support;
+      try {
+        support = taskSupportOf(name);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new dev.herald.session.CancelledException("interrupted");
+      }
+      if (support == dev.herald.wire.TaskSupport.FORBIDDEN) {
+        throw new IllegalStateException(
+            "tool " + name + " does not support tasks (its execution.taskSupport is forbidden)");
+      }
+      params.set("task", McpJson.toTree(taskMetadata()));
+    }
+    TaskCall call = taskCall(params, options, listener, modern);
+    TaskFollower follower;
+    try {
+      follower = call.created().get();
+    } catch (InterruptedException e) {
+      call.cancel("interrupted");
+      Thread.currentThread().interrupt();
+      throw new dev.herald.session.CancelledException("interrupted");
+    } catch (ExecutionException e) {
+      throw unwrap(e);
+    }
+    if (follower != null) {
+      return new TaskHandle(follower);
+    }
+    JsonNode answered = call.result().join(); // done: the server answered without a task
+    return new TaskHandle(
+        McpJson.resultFromTree(answered, CallToolResult.class), call.progressRecord().orElse(null));
+  }
+
+  /**
+   * Follows a task by id, e.g. after a reconnect or a restart of the client (its progress is not
+   * seen again: the token belonged to the old request). No clock bounds it; {@link
+   * TaskHandle#cancel} still sends {@code tasks/cancel}.
+   *
+   * @throws McpException when the server does not know the task (-32602), e.g. it expired or
+   *     belongs to another session or principal
+   * @throws dev.herald.session.CancelledException if the calling thread was interrupted
+   */
+  public TaskHandle task(String taskId, @Nullable TaskListener listener) {
+    Objects.requireNonNull(taskId, "taskId");
+    boolean modern = era() == ProtocolVersion.Era.MODERN;
+    JsonNode got =
+        uninterruptibly(
+            send(McpMethods.TASKS_GET, taskGetParams(taskId), CallOptions.defaults(), null)
+                .result());
+    TaskFollower f =
+        new TaskFollower(this, taskId, modern, listener, null, null, settings.ticker().nanos());
+    if (modern) {
+      f.start(null, McpJson.resultFromTree(got, dev.herald.wire.TasksExtension.DetailedTask.class));
+    } else {
+      f.start(
+          TaskSnapshot.of(McpJson.resultFromTree(got, dev.herald.wire.GetTaskResult.class)), null);
+    }
+    return new TaskHandle(f);
+  }
+
+  /**
+   * The caller's tasks on the server ({@code tasks/list}, every page; MCP 2025-11-25
+   * basic/utilities/tasks).
+   *
+   * @throws UnsupportedOperationException in the 2026-07-28 era: the tasks extension has no
+   *     {@code tasks/list} (keep the ids of the tasks you start)
+   * @throws IllegalStateException if the server did not declare {@code tasks.list}
+   */
+  public List<TaskSnapshot> listTasks() {
+    if (era() == ProtocolVersion.Era.MODERN) {
+      throw new UnsupportedOperationException(
+          "tasks/list does not exist in 2026-07-28 (the io.modelcontextprotocol/tasks extension"
+              + " has no list); keep the ids of the tasks you start and use getTask(id)");
+    }
+    ServerCapabilities caps = serverCapabilities();
+    if (caps.tasks() == null || !caps.tasks().has("list")) {
+      throw new IllegalStateException("the server did not declare tasks.list");
+    }
+    List<TaskSnapshot> out = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    String cursor = null;
+    do {
+      JsonNode node =
+          uninterruptibly(
+              send(
+                      McpMethods.TASKS_LIST,
+                      McpJson.toObject(PaginatedParams.after(cursor)),
+                      CallOptions.defaults(),
+                      null)
+                  .result());
+      dev.herald.wire.ListTasksResult page =
+          McpJson.resultFromTree(node, dev.herald.wire.ListTasksResult.class);
+      page.tasks().forEach(t -> out.add(TaskSnapshot.of(t)));
+      cursor = page.nextCursor();
+      if (cursor != null && !seen.add(cursor)) {
+        throw new McpException(
+            ErrorCodes.INTERNAL_ERROR, "server repeated a pagination cursor (" + cursor + ")");
+      }
+    } while (cursor != null);
+    return out;
+  }
+
+  /**
+   * One {@code tasks/get}: the task's status now.
+   *
+   * @throws McpException -32602 when the server does not know the task
+   */
+  public TaskSnapshot getTask(String taskId) {
+    Objects.requireNonNull(taskId, "taskId");
+    JsonNode got =
+        uninterruptibly(
+            send(McpMethods.TASKS_GET, taskGetParams(taskId), CallOptions.defaults(), null)
+                .result());
+    if (era() == ProtocolVersion.Era.MODERN) {
+      return TaskSnapshot.of(
+          McpJson.resultFromTree(got, dev.herald.wire.TasksExtension.DetailedTask.class));
+    }
+    return TaskSnapshot.of(McpJson.resultFromTree(got, dev.herald.wire.GetTaskResult.class));
+  }
+
+  /**
+   * Sends {@code tasks/cancel} for a task (never {@code notifications/cancelled}); a task this
+   * client follows then fails its result with {@link dev.herald.session.CancelledException}.
+   *
+   * @throws IllegalStateException in the handshake era when the server did not declare {@code
+   *     tasks.cancel}
+   * @throws McpException -32602 when the server does not know the task or (2025-11-25) it is
+   *     already terminal
+   */
+  public void cancelTask(String taskId) {
+    Objects.requireNonNull(taskId, "taskId");
+    if (era() == ProtocolVersion.Era.LEGACY && !serverDeclaresTaskCancel()) {
+      throw new IllegalStateException("the server did not declare tasks.cancel");
+    }
+    uninterruptibly(
+        send(
+                McpMethods.TASKS_CANCEL,
+                McpJson.toObject(dev.herald.wire.CancelTaskParams.of(taskId)),
+                CallOptions.defaults(),
+                null)
+            .result());
+    for (TaskFollower f : followed.getOrDefault(taskId, new CopyOnWriteArrayList<>())) {
+      f.finish(
+          null,
+          new dev.herald.session.CancelledException("cancelled"),
+          dev.herald.session.ProgressRecord.Terminal.CANCELLED);
+    }
+  }
+
+  /** The tasks this client follows now, by id. */
+  private final Map<String, CopyOnWriteArrayList<TaskFollower>> followed =
+      new ConcurrentHashMap<>();
+
+  void following(TaskFollower f) {
+    followed.computeIfAbsent(f.taskId(), k -> new CopyOnWriteArrayList<>()).add(f);
+  }
+
+  void unfollow(TaskFollower f) {
+    followed.computeIfPresent(
+        f.taskId(),
+        (k, list) -> {
+          list.remove(f);
+          return list.isEmpty() ? null : list;
+        });
+  }
+
+  /** How many tasks the client follows (for tests). */
+  int followedTasks() {
+    return followed.size();
+  }
+
+  /** A {@code notifications/tasks/status} of the session (2025-11-25). */
+  void onTaskStatus(dev.herald.wire.@Nullable TaskStatusNotificationParams p) {
+    if (p == null) {
+      return;
+    }
+    for (TaskFollower f : followed.getOrDefault(p.taskId(), new CopyOnWriteArrayList<>())) {
+      f.notified(TaskSnapshot.of(p.task()), null, null);
+    }
+  }
+
+  boolean serverDeclaresTaskToolCalls() {
+    ServerCapabilities caps = announced;
+    ObjectNode tasks = caps == null ? null : caps.tasks();
+    return tasks != null
+        && tasks.get("requests") instanceof ObjectNode r
+        && r.get("tools") instanceof ObjectNode t
+        && t.has("call");
+  }
+
+  boolean serverDeclaresTaskCancel() {
+    ServerCapabilities caps = announced;
+    return caps != null && caps.tasks() != null && caps.tasks().has("cancel");
+  }
+
+  /** The tool's taskSupport, from the cached list (fetched if never fetched). */
+  private dev.herald.wire.TaskSupport taskSupportOf(String name) throws InterruptedException {
+    for (Tool t : tools()) {
+      if (t.name().equals(name)) {
+        return t.taskSupport();
+      }
+    }
+    return dev.herald.wire.TaskSupport.OPTIONAL; // not listed: the server answers for itself
+  }
+
+  /** The tool's taskSupport as last listed, without asking; forbidden when unknown. */
+  private dev.herald.wire.TaskSupport knownTaskSupport(String name) {
+    List<Tool> listed = tools.peek();
+    if (listed != null) {
+      for (Tool t : listed) {
+        if (t.name().equals(name)) {
+          return t.taskSupport();
+        }
+      }
+    }
+    return dev.herald.wire.TaskSupport.FORBIDDEN;
+  }
+
+  private dev.herald.wire.TaskMetadata taskMetadata() {
+    Duration ttl = settings.tasks().ttl();
+    return dev.herald.wire.TaskMetadata.of(ttl == null ? null : ttl.toMillis());
+  }
+
+  private ObjectNode taskGetParams(String taskId) {
+    return objectOf(dev.herald.wire.GetTaskParams.of(taskId));
+  }
+
+  static ObjectNode objectOf(Object params) {
+    ObjectNode o = McpJson.toObject(params);
+    return o == null ? McpJson.object() : o;
+  }
+
+  /** A {@code tools/call} that may end in a task, which is then followed. */
+  private TaskCall taskCall(
+      ObjectNode params, CallOptions options, @Nullable TaskListener listener, boolean modern) {
+    long started = settings.ticker().nanos();
+    java.util.function.Predicate<JsonNode> isTask = node -> TaskCall.isTask(node, modern);
+    InputRounds rounds =
+        InputRounds.start(
+            McpMethods.TOOLS_CALL,
+            params,
+            p ->
+                engine.request(
+                    McpMethods.TOOLS_CALL,
+                    paramsFor(version, p, options),
+                    options,
+                    null,
+                    null,
+                    isTask),
+            answers,
+            settings.maxInputRounds(),
+            isTask);
+    return new TaskCall(this, rounds, modern, listener, options, started);
+  }
+
+  private static JsonNode uninterruptibly(CompletableFuture<JsonNode> future) {
+    try {
+      return await(future);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      future.cancel(false);
+      throw new dev.herald.session.CancelledException("interrupted");
+    }
   }
 
   /** A call that may take several round trips ({@code input_required}, MCP 2026-07-28 MRTR). */
@@ -900,7 +1220,8 @@ public final class McpClient implements AutoCloseable {
     ObjectNode ours;
     if (!v.handshake()) {
       ours =
-          new RequestMeta(v, capabilities.union(extra), settings.info(), requestedLevel, null)
+          new RequestMeta(
+                  v, modernCapabilities().union(extra), settings.info(), requestedLevel, null)
               .toMeta();
     } else if (extra != null) {
       ours = McpJson.object();
@@ -913,6 +1234,24 @@ public final class McpClient implements AutoCloseable {
     meta.setAll(ours);
     out.set("_meta", meta);
     return out;
+  }
+
+  /**
+   * What a 2026-07-28 request declares: the client's capabilities without the handshake-era
+   * {@code tasks} member, plus the {@code io.modelcontextprotocol/tasks} extension when the builder
+   * kept it on.
+   */
+  private ClientCapabilities modernCapabilities() {
+    ClientCapabilities c = capabilities;
+    ObjectNode ext = c.extensions();
+    if (settings.tasks().extension()) {
+      ext = ext == null ? McpJson.object() : ext.deepCopy();
+      if (!ext.has(dev.herald.wire.TasksExtension.ID)) {
+        ext.set(dev.herald.wire.TasksExtension.ID, McpJson.object());
+      }
+    }
+    return new ClientCapabilities(
+        c.experimental(), c.roots(), c.sampling(), c.elicitation(), null, ext);
   }
 
   /** On the reader, as the {@code initialize} answer arrives: what the server declared. */
@@ -1113,8 +1452,48 @@ public final class McpClient implements AutoCloseable {
     private final List<Consumer<SessionRestart>> restartListeners = new ArrayList<>();
     private final List<Interceptor<McpClient>> interceptors = new ArrayList<>();
     private EventListener.Factory eventListeners = EventListener.Factory.NONE;
+    private ClientTasks tasks = ClientTasks.DEFAULTS;
 
     private Builder() {}
+
+    /**
+     * Whether 2026-07-28 requests declare the tasks extension ({@code
+     * extensions["io.modelcontextprotocol/tasks"] = {}} in their per-request capabilities), so a
+     * server may answer a {@code tools/call} with a task; {@link McpClient#callTool} then follows
+     * it to the final result without the caller noticing (default: on; a server that needs a task
+     * for a tool answers -32021 to a client without it).
+     */
+    public Builder taskExtension(boolean enabled) {
+      this.tasks = new ClientTasks(enabled, tasks.ttl(), tasks.host());
+      return this;
+    }
+
+    /**
+     * The retention asked for in a 2025-11-25 task-augmented {@code tools/call} ({@code
+     * params.task.ttl}; the server may grant another). Default: none asked.
+     *
+     * @throws IllegalArgumentException if zero or negative
+     */
+    public Builder taskTtl(Duration ttl) {
+      if (ttl.isZero() || ttl.isNegative()) {
+        throw new IllegalArgumentException("taskTtl must be positive, was " + ttl);
+      }
+      this.tasks = new ClientTasks(tasks.extension(), ttl, tasks.host());
+      return this;
+    }
+
+    /**
+     * Whether the client hosts tasks (MCP 2025-11-25 basic/utilities/tasks, the client as
+     * receiver): it declares {@code tasks.requests.sampling.createMessage} and {@code
+     * tasks.requests.elicitation.create} (for the handlers it has), {@code tasks.list} and {@code
+     * tasks.cancel}, answers a task-augmented request with a task at once, runs the handler in the
+     * background and serves {@code tasks/get|result|list|cancel} and {@code
+     * notifications/tasks/status} for it. Default: off.
+     */
+    public Builder hostTasks(boolean enabled) {
+      this.tasks = new ClientTasks(tasks.extension(), tasks.ttl(), enabled);
+      return this;
+    }
 
     /**
      * Adds an interceptor that every request the server sends ({@code ping}, {@code
@@ -1375,7 +1754,8 @@ public final class McpClient implements AutoCloseable {
           transports,
           restartListeners,
           interceptors,
-          eventListeners);
+          eventListeners,
+          tasks);
     }
 
     /**

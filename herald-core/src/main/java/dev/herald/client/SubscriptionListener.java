@@ -19,6 +19,15 @@ public interface SubscriptionListener {
   default void resourceUpdated(ResourceUpdatedParams update) {}
 
   /**
+   * A task named in the filter's {@code taskIds} changed ({@code notifications/tasks} of the
+   * 2026-07-28 extension {@code io.modelcontextprotocol/tasks}): the whole detailed task, with its
+   * inlined result, error or input requests, and the {@code requestState} the server minted for
+   * the next {@code tasks/get}, or {@code null}.
+   */
+  default void taskStatus(
+      dev.herald.wire.TasksExtension.DetailedTask task, @Nullable String requestState) {}
+
+  /**
    * The server said what it will honour of the filter ({@code
    * notifications/subscriptions/acknowledged}); {@code honoured} may be a strict subset of {@code
    * requested}. Called again each time the subscription is re-established.

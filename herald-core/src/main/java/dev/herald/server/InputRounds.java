@@ -119,7 +119,8 @@ final class InputRounds {
     return InputRequiredResult.of(asked, state);
   }
 
-  private static @Nullable String principal(
+  /** The digest of the principal behind {@code call}, or {@code null} when the hook names none. */
+  static @Nullable String principal(
       RequestStateCodec codec, ServerSession session, InboundCall call) {
     String who =
         codec

@@ -1,6 +1,8 @@
 package dev.herald.server;
 
 import dev.herald.internal.session.InboundCall;
+import dev.herald.tasks.StoredTask;
+import dev.herald.tasks.TaskOwner;
 import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
@@ -11,6 +13,8 @@ import dev.herald.wire.ResultType;
 import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.SubscriptionsAcknowledgedParams;
 import dev.herald.wire.SubscriptionsListenResult;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -39,6 +43,16 @@ import tools.jackson.databind.node.ObjectNode;
  * lost. A slow reader therefore costs a fixed amount of memory and blocks only its own thread,
  * never the fan-out or another listen; no overflow policy is needed.
  *
+ * <p>Task status (2026-07-28 {@code io.modelcontextprotocol/tasks} extension): a listen whose
+ * acknowledged {@code taskIds} name a task hears {@code notifications/tasks} for it, fed by the
+ * task store's one event path ({@link Listens#taskChanged}): params = the full {@code
+ * DetailedTask} ({@link TaskViews#detailed}) plus the {@code requestState} a later {@code
+ * tasks/get} accepts ({@link TaskRequestStates}), tagged like the rest. Only tasks this listener
+ * may see ({@link ModernTasks#visible}) are ever queued; the pending tasks are one entry per task
+ * id, the latest version absorbing an older one not yet written (each notification is the whole
+ * task, and a terminal status is always the last), so the queue is bounded by the acknowledged
+ * {@code taskIds}.
+ *
  * <p>Ends in one of three ways: the client cancels (stdio {@code notifications/cancelled}, HTTP
  * closing the stream: the engine interrupts this thread and nothing more is sent); the session
  * ends (the same); or the server ends it ({@link #end}): what is pending is written, then the
@@ -52,11 +66,16 @@ final class Listen {
   private final InboundCall call;
   private final SubscriptionFilter honoured;
   private final Set<String> uris;
+  private final Set<String> taskIds;
+  private final TaskOwner owner;
+  private final @Nullable String principal;
 
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private int pendingAreas; // guarded by lock: one bit per CatalogArea ordinal
   private final LinkedHashSet<String> pendingUris = new LinkedHashSet<>(); // guarded by lock
+  private final LinkedHashMap<String, StoredTask> pendingTasks =
+      new LinkedHashMap<>(); // guarded by lock
   private boolean ending; // guarded by lock
 
   /** Each area's tagged list_changed, encoded on first use (listen thread only). */
@@ -64,10 +83,26 @@ final class Listen {
       new EncodedMessage[CatalogArea.values().length];
 
   Listen(ServerSession session, InboundCall call, SubscriptionFilter honoured) {
+    this(session, call, honoured, null);
+  }
+
+  /**
+   * @param principal the digest of the principal the listen request was made as ({@link
+   *     InputRounds#principal}), or {@code null}: which tasks it may hear about, and to whom their
+   *     {@code requestState} is issued
+   */
+  Listen(
+      ServerSession session,
+      InboundCall call,
+      SubscriptionFilter honoured,
+      @Nullable String principal) {
     this.session = session;
     this.call = call;
     this.honoured = honoured;
     this.uris = Set.copyOf(honoured.resourceSubscriptionsOrEmpty());
+    this.taskIds = Set.copyOf(honoured.taskIdsOrEmpty());
+    this.principal = principal;
+    this.owner = ModernTasks.owner(principal);
   }
 
   /** The listen request's id, which is the subscription id. */
@@ -124,6 +159,27 @@ final class Listen {
     return true;
   }
 
+  /**
+   * A task changed (the store's event); returns whether this listen will say so: only when its
+   * acknowledged {@code taskIds} name the task and it may see it. Never blocks.
+   */
+  boolean taskChanged(StoredTask task) {
+    if (!taskIds.contains(task.taskId()) || !ModernTasks.visible(task, owner)) {
+      return false;
+    }
+    lock.lock();
+    try {
+      StoredTask queued = pendingTasks.get(task.taskId());
+      if (queued == null || queued.version() < task.version()) {
+        pendingTasks.put(task.taskId(), task);
+      }
+      changed.signal();
+    } finally {
+      lock.unlock();
+    }
+    return true;
+  }
+
   /** Asks the listen to end with a {@code complete} result once what is pending is written. */
   void end() {
     lock.lock();
@@ -150,16 +206,19 @@ final class Listen {
     while (true) {
       int areas;
       List<String> updated;
+      List<StoredTask> tasks;
       boolean end;
       lock.lockInterruptibly();
       try {
-        while (pendingAreas == 0 && pendingUris.isEmpty() && !ending) {
+        while (pendingAreas == 0 && pendingUris.isEmpty() && pendingTasks.isEmpty() && !ending) {
           changed.await();
         }
         areas = pendingAreas;
         pendingAreas = 0;
         updated = List.copyOf(pendingUris);
         pendingUris.clear();
+        tasks = new ArrayList<>(pendingTasks.values());
+        pendingTasks.clear();
         end = ending;
       } finally {
         lock.unlock();
@@ -171,6 +230,9 @@ final class Listen {
       }
       for (String uri : updated) {
         send(EncodedMessage.of(resourceUpdatedMessage(uri)));
+      }
+      for (StoredTask task : tasks) {
+        send(taskMessage(task));
       }
       if (end) {
         return completeResult(id());
@@ -202,6 +264,16 @@ final class Listen {
     params.put("uri", uri);
     params.set("_meta", tag());
     return new JsonRpcMessage.Notification(McpMethods.RESOURCES_UPDATED, params);
+  }
+
+  /** {@code notifications/tasks}: the detailed task, its {@code requestState}, the tag. */
+  private JsonRpcMessage.Notification taskMessage(StoredTask task) {
+    ObjectNode params = (ObjectNode) McpJson.toTree(TaskViews.detailed(task));
+    params.put(
+        "requestState",
+        new TaskRequestStates(session.server().requestStates).mint(task, principal));
+    params.set("_meta", tag());
+    return new JsonRpcMessage.Notification(McpMethods.TASKS_EXT_STATUS, params);
   }
 
   private ObjectNode tag() {

@@ -23,11 +23,17 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code resourceSubscriptions} only when the server declares {@code resources.subscribe}, and of
  * them only the uris that resolve to a resource or template and that the server's {@link
  * McpServer.Builder#resourceAccess resource access} hook allows (as {@code resources/subscribe}
- * does); {@code taskIds} never (the tasks extension is not served). Unrequested kinds are never
- * acknowledged or sent.
+ * does); {@code taskIds} (the {@code io.modelcontextprotocol/tasks} extension) whenever the server
+ * offers the extension ({@link ModernTasks#offered}), every distinct id as asked: a task the
+ * listener may not see (another principal's, another era's, unknown or expired) is acknowledged
+ * all the same and never heard of, so the acknowledgement does not tell which ids exist.
+ * Unrequested kinds are never acknowledged or sent.
  *
- * <p>Refused before anything is sent on the subscription: more distinct {@code
- * resourceSubscriptions} than {@link McpServer.Builder#maxResourceSubscriptionsPerListen} (-32602),
+ * <p>Refused before anything is sent on the subscription: {@code taskIds} from a request that did
+ * not declare the tasks extension, on a server that offers it (-32021 with {@code
+ * data.requiredCapabilities}); more distinct
+ * {@code resourceSubscriptions}, or more distinct {@code taskIds}, than {@link
+ * McpServer.Builder#maxResourceSubscriptionsPerListen} (-32602),
  * and a listen beyond {@link McpServer.Builder#maxListens} (-32000 with {@code data.limit}).
  */
 final class ListenMethods {
@@ -37,7 +43,11 @@ final class ListenMethods {
       throws InterruptedException {
     McpServer server = session.server();
     SubscriptionFilter honoured = honoured(session, p.notifications(), call);
-    Listen listen = new Listen(session, call, honoured);
+    String principal =
+        honoured.taskIds() == null
+            ? null
+            : InputRounds.principal(server.requestStates, session, call);
+    Listen listen = new Listen(session, call, honoured, principal);
     call.openEnded();
     server.listens.add(listen);
     try {
@@ -50,7 +60,8 @@ final class ListenMethods {
   /**
    * The part of {@code requested} this server honours for {@code session}.
    *
-   * @throws McpException -32602 when more uris are requested than one listen may hold
+   * @throws McpException -32602 when more uris or task ids are requested than one listen may
+   *     hold; -32021 when task ids are requested without the tasks extension
    */
   static SubscriptionFilter honoured(
       ServerSession session, SubscriptionFilter requested, InboundCall call) {
@@ -84,7 +95,28 @@ final class ListenMethods {
         onlyIf(requested.wantsPromptsListChanged() && caps.promptsListChanged()),
         onlyIf(requested.wantsResourcesListChanged() && caps.resourcesListChanged()),
         uris,
-        null);
+        taskIds(session, requested.taskIds(), call));
+  }
+
+  /** The task ids honoured: all asked for, when the server offers the extension. */
+  private static @Nullable List<String> taskIds(
+      ServerSession session, @Nullable List<String> asked, InboundCall call) {
+    McpServer server = session.server();
+    if (asked == null || !ModernTasks.offered(server)) {
+      return null; // a server that offers no tasks does not know the member
+    }
+    ModernTasks.requireDeclared(session, call);
+    Set<String> distinct = new LinkedHashSet<>(asked);
+    if (distinct.size() > server.maxResourceSubscriptionsPerListen) {
+      throw new McpException(
+          dev.herald.wire.ErrorCodes.INVALID_PARAMS,
+          "Invalid params: notifications.taskIds names "
+              + distinct.size()
+              + " tasks; one subscriptions/listen may hold at most "
+              + server.maxResourceSubscriptionsPerListen,
+          McpJson.object().put("limit", server.maxResourceSubscriptionsPerListen));
+    }
+    return List.copyOf(distinct);
   }
 
   private static @Nullable Boolean onlyIf(boolean honoured) {

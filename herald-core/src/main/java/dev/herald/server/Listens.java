@@ -1,5 +1,7 @@
 package dev.herald.server;
 
+import dev.herald.tasks.StoredTask;
+import dev.herald.tasks.TaskStore;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
@@ -73,6 +75,21 @@ final class Listens {
     int told = 0;
     for (Listen l : open) {
       if (l.resourceUpdated(uri)) {
+        told++;
+      }
+    }
+    return told;
+  }
+
+  /**
+   * A task changed ({@link TaskStore#listen}, the one source of status events, whichever node
+   * made the change): every listen whose {@code taskIds} name it and that may see it is told;
+   * returns how many. Never blocks and never throws (a store calls it on its own thread).
+   */
+  int taskChanged(StoredTask task) {
+    int told = 0;
+    for (Listen l : open) {
+      if (l.taskChanged(task)) {
         told++;
       }
     }

@@ -188,6 +188,8 @@ public final class McpServer {
     this.methods = ServerMethods.table(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
+    taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
+    taskRuntime.observe(listens::taskChanged); // 2026-07-28 notifications/tasks
     b.features.forEach(f -> f.accept(this));
   }
 
@@ -220,7 +222,8 @@ public final class McpServer {
    * What this server declares to a stateless (2026-07-28) client, in {@code server/discover}:
    * {@link #capabilities()} without the members that exist only in the handshake era ({@code
    * tasks}; the 2026-07-28 tasks are an extension), with {@code extensions} when any were declared
-   * ({@link Builder#extension}).
+   * ({@link Builder#extension}), and {@code extensions["io.modelcontextprotocol/tasks"] = {}} while
+   * any tool may run as a task (its {@link Tool#taskSupport()} is not forbidden).
    */
   public ServerCapabilities statelessCapabilities() {
     ServerCapabilities c = capabilities();
@@ -229,6 +232,12 @@ public final class McpServer {
       ext = McpJson.object();
       for (var e : extensions.entrySet()) {
         ext.set(e.getKey(), e.getValue().deepCopy());
+      }
+    }
+    if (ModernTasks.offered(this)) {
+      ext = ext == null ? McpJson.object() : ext;
+      if (!ext.has(dev.herald.wire.TasksExtension.ID)) {
+        ext.putObject(dev.herald.wire.TasksExtension.ID);
       }
     }
     return new ServerCapabilities(
@@ -246,7 +255,10 @@ public final class McpServer {
    * What this server declares in an {@code initialize} answer received now: {@code logging},
    * {@code tools} (with {@code listChanged} per {@link Builder#toolsListChanged}), and {@code
    * resources: {subscribe, listChanged}}, {@code prompts: {listChanged}} and {@code completions}
-   * only while the resource catalog, the prompt catalog or the completion handlers have entries.
+   * only while the resource catalog, the prompt catalog or the completion handlers have entries,
+   * and {@code tasks: {list, cancel, requests: {tools: {call}}}} (MCP 2025-11-25
+   * basic/utilities/tasks) only while some tool's {@link Tool#taskSupport()} is optional or
+   * required.
    * Each session's gate captures this once, at its {@code initialize}, and keeps it for the
    * session's lifetime ({@link ServerSession#serverCapabilities()}).
    */
@@ -258,7 +270,7 @@ public final class McpServer {
         ServerFeatures.promptsCapability(this),
         ServerFeatures.resourcesCapability(this),
         new ServerCapabilities.ListChanged(toolsListChanged),
-        null,
+        LegacyTasks.capability(this),
         null);
   }
 

@@ -46,6 +46,7 @@ final class ReverseTaskInput implements TaskInput {
   @Override
   public <T> T ask(@Nullable String key, InputRequest request, Class<T> type, CallOptions options)
       throws InterruptedException {
+    task.cancellation().throwIfCancelled();
     ServerSession session = task.session();
     ReverseCalls.requireFor(session, task.call(), request);
     String k = "ask-" + keys.incrementAndGet(); // unique over the task's life, whatever key says

@@ -102,7 +102,7 @@ final class RunningTask {
   /**
    * Stops the handler: the cancellation token trips, pending progress is dropped, the progress
    * token is freed, waiting requests to the requestor are cancelled and the thread is interrupted.
-   * Returns false if the work had already ended.
+   * Returns false if the task was already cancelled.
    */
   boolean cancel(String reason) {
     boolean first = work.cancel(reason);

@@ -6,16 +6,23 @@ import dev.herald.internal.session.MethodRow;
 import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
+import dev.herald.wire.CancelTaskParams;
+import dev.herald.wire.CancelTaskResult;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
 import dev.herald.wire.DiscoverResult;
 import dev.herald.wire.GetPromptParams;
+import dev.herald.wire.GetTaskParams;
+import dev.herald.wire.GetTaskPayloadParams;
+import dev.herald.wire.GetTaskPayloadResult;
+import dev.herald.wire.GetTaskResult;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
 import dev.herald.wire.ListResourceTemplatesResult;
 import dev.herald.wire.ListResourcesResult;
+import dev.herald.wire.ListTasksResult;
 import dev.herald.wire.ListToolsResult;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MetaKeys;
@@ -26,6 +33,7 @@ import dev.herald.wire.RequestMeta;
 import dev.herald.wire.SetLevelParams;
 import dev.herald.wire.SubscribeParams;
 import dev.herald.wire.SubscriptionsListenParams;
+import dev.herald.wire.TasksExtension;
 import dev.herald.wire.UnsubscribeParams;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +60,7 @@ final class ServerMethods {
   static final Capability COMPLETIONS =
       Capability.server("completions", c -> c.completions() != null);
   static final Capability LOGGING = Capability.server("logging", c -> c.logging() != null);
+  static final Capability TASKS = Capability.server("tasks", c -> c.tasks() != null);
 
   static final List<MethodRow<ServerSession, ?, ?>> ROWS =
       List.of(
@@ -117,6 +126,37 @@ final class ServerMethods {
                   ObjectNode.class)
               .in(ProtocolVersion::subscriptionsListen)
               .handler(ListenMethods::listen),
+          // the 2025-11-25 tasks (TaskMethods); tasks/get and tasks/cancel are also the
+          // 2026-07-28 tasks extension's names
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, GetTaskResult.class)
+              .in(ProtocolVersion::coreTasks)
+              .needs(TASKS)
+              .handler(TaskMethods::get),
+          MethodRow.request(
+                  McpMethods.TASKS_RESULT, GetTaskPayloadParams.class, GetTaskPayloadResult.class)
+              .in(ProtocolVersion::coreTasks)
+              .needs(TASKS)
+              .handler(TaskMethods::result),
+          MethodRow.request(McpMethods.TASKS_LIST, PaginatedParams.class, ListTasksResult.class)
+              .in(ProtocolVersion::coreTasks)
+              .needs(TASKS)
+              .handler(TaskMethods::list),
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, CancelTaskResult.class)
+              .in(ProtocolVersion::coreTasks)
+              .needs(TASKS)
+              .handler(TaskMethods::cancel),
+          // the 2026-07-28 tasks extension; its rows exist beside the 2025-11-25 rows of the same
+          // names (the request's version picks one), tasks/result and tasks/list have none
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::get),
+          MethodRow.request(
+                  McpMethods.TASKS_UPDATE, TasksExtension.UpdateTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::update),
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, ObjectNode.class)
+              .in(ModernTaskMethods::exists)
+              .handler(ModernTaskMethods::cancel),
           MethodRow.notification(McpMethods.INITIALIZED, Void.class)
               .in(ProtocolVersion::handshake)
               .receiver((ServerSession s, Void p) -> s.onInitialized()),

@@ -65,7 +65,8 @@ final class TaskRuntime {
   private final List<Consumer<StoredTask>> observers = new CopyOnWriteArrayList<>();
   private final AtomicBoolean purging = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final Object storeLock = new Object();
+  private final java.util.concurrent.locks.ReentrantLock storeLock =
+      new java.util.concurrent.locks.ReentrantLock();
   private volatile @Nullable TaskStore store;
   private volatile Scheduler.@Nullable Cancellable purgeTimer;
 
@@ -89,7 +90,8 @@ final class TaskRuntime {
     if (s != null) {
       return s;
     }
-    synchronized (storeLock) { // short, never blocks on I/O of ours
+    storeLock.lock(); // the supplier may block (a shared store connects)
+    try {
       s = store;
       if (s == null) {
         if (closed.get()) {
@@ -100,6 +102,8 @@ final class TaskRuntime {
         store = s;
       }
       return s;
+    } finally {
+      storeLock.unlock();
     }
   }
 
@@ -203,6 +207,11 @@ final class TaskRuntime {
     return () -> observers.remove(observer);
   }
 
+  /** How many observers are registered (for tests: a held-open {@code tasks/get} is one). */
+  int observerCount() {
+    return observers.size();
+  }
+
   private void onChange(StoredTask t) {
     Long[] previous = new Long[1];
     seen.compute(
@@ -214,17 +223,17 @@ final class TaskRuntime {
     if (previous[0] != null && previous[0] >= t.version()) {
       return; // an older change reported late: what followed it was already told
     }
-    if (t.terminal()) {
-      Waiter w = terminalWaiters.remove(t.taskId());
-      if (w != null) {
-        w.terminal().complete(t);
-      }
-    }
     for (Consumer<StoredTask> o : observers) {
       try {
         o.accept(t);
       } catch (RuntimeException e) {
         LOG.log(Level.DEBUG, "task observer failed on " + t.taskId(), e);
+      }
+    }
+    if (t.terminal()) { // after the observers: the status notification precedes tasks/result
+      Waiter w = terminalWaiters.remove(t.taskId());
+      if (w != null) {
+        w.terminal().complete(t);
       }
     }
   }

@@ -8,6 +8,7 @@ import dev.herald.wire.ListToolsResult;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.PaginatedParams;
+import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.Tool;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;
@@ -25,7 +26,33 @@ final class ToolMethods {
   static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Tool> page =
         session.server().pagination.page(call.method(), session.toolList(call), p.cursor());
-    return new ListToolsResult(page.items(), page.nextCursor(), null);
+    List<Tool> tools = page.items();
+    if (!coreTasks(session, call)) {
+      // execution.taskSupport is the 2025-11-25 task model: no other version sees it
+      tools = tools.stream().map(ToolMethods::withoutExecution).toList();
+    }
+    return new ListToolsResult(tools, page.nextCursor(), null);
+  }
+
+  /** Whether the request is served under a version with the 2025-11-25 tasks. */
+  private static boolean coreTasks(ServerSession session, InboundCall call) {
+    return !call.stateless()
+        && session.protocolVersion().map(ProtocolVersion::coreTasks).orElse(false);
+  }
+
+  private static Tool withoutExecution(Tool t) {
+    return t.execution() == null
+        ? t
+        : new Tool(
+            t.name(),
+            t.title(),
+            t.description(),
+            t.inputSchema(),
+            t.outputSchema(),
+            t.annotations(),
+            t.icons(),
+            null,
+            t.meta());
   }
 
   /** The tool's {@link CallToolResult}, or an {@code InputRequiredResult} (2026-07-28). */
@@ -35,24 +62,40 @@ final class ToolMethods {
       throw McpException.invalidParams("Unknown tool: " + p.name());
     }
     ObjectNode args = p.arguments() == null ? McpJson.object() : p.arguments();
+    if (coreTasks(session, call) && session.serverCapabilities().tasks() != null) {
+      Object task = LegacyTaskCalls.call(session, call, tool, p, args);
+      if (task != null) {
+        return task;
+      }
+    }
     var invalid = tool.input().check(args);
     if (invalid.isPresent()) {
       return CallToolResult.error("Invalid arguments for tool " + p.name() + ": " + invalid.get());
     }
     InputRounds.Target target =
         new InputRounds.Target(call.method(), p.name(), args, p.inputResponses(), p.requestState());
-    return InputRounds.serve(session, call, target, context -> run(tool, p.name(), args, context));
+    if (ModernTaskCalls.applies(call, tool)) { // 2026-07-28 tasks extension
+      return ModernTaskCalls.call(
+          session, call, tool, target, context -> run(tool, p.name(), args, context, call));
+    }
+    return InputRounds.serve(
+        session, call, target, context -> run(tool, p.name(), args, context, call));
   }
 
-  private static CallToolResult run(
-      RegisteredTool tool, String name, ObjectNode args, CallContext context) throws Exception {
+  /**
+   * Runs the tool's handler with {@code context} (a task's too): its failures that are bugs become
+   * {@code isError} results; protocol errors and cancellation pass on.
+   */
+  static CallToolResult run(
+      RegisteredTool tool, String name, ObjectNode args, RequestContext context, InboundCall call)
+      throws Exception {
     CallToolResult result;
     try {
       result = tool.handler().call(new ToolCall(name, args, context));
     } catch (InputRequired e) {
       throw e;
     } catch (Exception e) {
-      if (ExceptionTranslation.classify(e, context.call()) != ExceptionTranslation.Kind.BUG) {
+      if (ExceptionTranslation.classify(e, call) != ExceptionTranslation.Kind.BUG) {
         throw e;
       }
       result =

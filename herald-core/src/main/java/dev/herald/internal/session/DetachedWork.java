@@ -125,18 +125,18 @@ public final class DetachedWork {
   /**
    * Ends the work as cancelled: the request's cancellation token trips with {@code reason},
    * pending progress is dropped, the token is freed and the requests still waiting are cancelled.
-   * Returns false if it had already ended.
+   * Trips the token even after the session ended (work that outlives its session is cancelled
+   * this way). Returns whether this call tripped the token.
    */
   public boolean cancel(String reason) {
-    if (!ended.compareAndSet(false, true)) {
-      return false;
-    }
     if (call.progress() instanceof ProgressEmitter emitter) {
       emitter.abandon();
     }
-    call.cancelToken(reason);
-    release(reason);
-    return true;
+    boolean tripped = call.cancelToken(reason);
+    if (ended.compareAndSet(false, true)) {
+      release(reason);
+    }
+    return tripped;
   }
 
   /** The session ended: nothing more can be sent; the token is left to whoever owns the work. */

@@ -32,6 +32,10 @@ import tools.jackson.databind.JsonNode;
  * RealInterceptorChain} does: {@code proceed()} twice or a {@code null} result fails with a
  * message naming the interceptor.
  *
+ * <p>One method name may have several request rows when their versions do not overlap (the
+ * 2025-11-25 {@code tasks/get} and the 2026-07-28 tasks extension's): the request's version picks
+ * the row, before the chain runs, so every gate and interceptor sees the one that serves it.
+ *
  * <p>Notification rows are handed to the engine's notification registry ({@link
  * #registerNotifications}); they do not run through the chain, a row's capability is checked
  * against what the peer declared (an undeclared one is dropped and reported), and their versions
@@ -45,7 +49,7 @@ import tools.jackson.databind.JsonNode;
  * @param <S> what requests arrive on (a server session, a client)
  */
 public final class MethodTable<S> {
-  private final Map<String, MethodRow<S, ?, ?>> requests;
+  private final Map<String, List<MethodRow<S, ?, ?>>> requests;
   private final Map<String, MethodRow<S, ?, ?>> notifications;
   private final List<Interceptor<S>> chain;
   private final Role<S> role;
@@ -91,15 +95,27 @@ public final class MethodTable<S> {
   }
 
   private MethodTable(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> user, Role<S> role) {
-    Map<String, MethodRow<S, ?, ?>> req = new HashMap<>();
+    Map<String, List<MethodRow<S, ?, ?>>> req = new HashMap<>();
     Map<String, MethodRow<S, ?, ?>> not = new HashMap<>();
     for (MethodRow<S, ?, ?> row : rows) {
-      Map<String, MethodRow<S, ?, ?>> into = row.kind() == MethodRow.Kind.REQUEST ? req : not;
-      if (into.putIfAbsent(row.method(), row) != null) {
-        throw new IllegalArgumentException("two rows for " + row.method());
+      if (row.kind() == MethodRow.Kind.NOTIFICATION) {
+        if (not.putIfAbsent(row.method(), row) != null) {
+          throw new IllegalArgumentException("two rows for " + row.method());
+        }
+        continue;
       }
+      List<MethodRow<S, ?, ?>> same = req.computeIfAbsent(row.method(), m -> new ArrayList<>());
+      for (MethodRow<S, ?, ?> other : same) {
+        if (other.versions().stream().anyMatch(row::existsIn)) {
+          throw new IllegalArgumentException(
+              "two rows for " + row.method() + " in the same protocol version");
+        }
+      }
+      same.add(row);
     }
-    this.requests = Map.copyOf(req);
+    Map<String, List<MethodRow<S, ?, ?>>> frozen = new HashMap<>();
+    req.forEach((m, list) -> frozen.put(m, List.copyOf(list)));
+    this.requests = Map.copyOf(frozen);
     this.notifications = Map.copyOf(not);
     this.role = role;
     List<Interceptor<S>> all = new ArrayList<>(role.front());
@@ -115,7 +131,8 @@ public final class MethodTable<S> {
    * A table of {@code rows} with the user's {@code interceptors} (outermost first) in front of
    * Herald's gates.
    *
-   * @throws IllegalArgumentException if two rows name the same method
+   * @throws IllegalArgumentException if two rows name the same method in the same version (or
+   *     two notification rows the same method)
    */
   public static <S> MethodTable<S> of(
       List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> interceptors, Role<S> role) {
@@ -123,9 +140,32 @@ public final class MethodTable<S> {
         List.copyOf(rows), List.copyOf(interceptors), Objects.requireNonNull(role, "role"));
   }
 
-  /** The request row for {@code method}, or {@code null}. */
+  /** The (first) request row for {@code method}, or {@code null}. */
   public @Nullable MethodRow<S, ?, ?> row(String method) {
-    return requests.get(method);
+    List<MethodRow<S, ?, ?>> rows = requests.get(method);
+    return rows == null ? null : rows.get(0);
+  }
+
+  /**
+   * The request row that serves {@code method} in {@code version}: the one that exists in it
+   * (before {@code initialize}, in a handshake version), else the first, which the method gate
+   * then refuses; {@code null} for an unknown method.
+   */
+  private @Nullable MethodRow<S, ?, ?> row(String method, @Nullable ProtocolVersion version) {
+    List<MethodRow<S, ?, ?>> rows = requests.get(method);
+    if (rows == null) {
+      return null;
+    }
+    if (rows.size() > 1) {
+      for (MethodRow<S, ?, ?> r : rows) {
+        if (version != null
+            ? r.existsIn(version)
+            : ProtocolVersion.legacyVersions().stream().anyMatch(r::existsIn)) {
+          return r;
+        }
+      }
+    }
+    return rows.get(0);
   }
 
   /**
@@ -134,9 +174,9 @@ public final class MethodTable<S> {
    * @throws Exception what the chain threw; {@link ExceptionTranslation} decides what it becomes
    */
   public JsonNode dispatch(S session, InboundCall call) throws Exception {
+    ProtocolVersion version = role.version(session, call);
     RealChain<S> first =
-        new RealChain<>(
-            chain, 0, session, call, role.version(session, call), requests.get(call.method()));
+        new RealChain<>(chain, 0, session, call, version, row(call.method(), version));
     return first.proceed();
   }
 

@@ -32,4 +32,12 @@ public interface OutboundCall {
 
   /** The call's progress record, when it asked for progress. */
   Optional<ProgressRecord> progressRecord();
+
+  /**
+   * The call's progress token when its result handed it on to work that outlives the call (a
+   * task): still active, closed by whoever follows that work. Empty otherwise.
+   */
+  default Optional<ProgressLease> keptProgress() {
+    return Optional.empty();
+  }
 }

@@ -34,6 +34,12 @@ final class PendingCall implements OutboundCall {
   private volatile Scheduler.@Nullable Cancellable timer;
   private final java.util.function.@Nullable Consumer<JsonNode> inOrder;
 
+  /** Says whether a result hands the progress token on to work that outlives the call (a task). */
+  private final java.util.function.@Nullable Predicate<JsonNode> keepsProgress;
+
+  /** The token handed on by the result, or null. */
+  private volatile @Nullable ProgressLease lease;
+
   PendingCall(
       SessionEngine engine,
       RequestId id,
@@ -44,6 +50,21 @@ final class PendingCall implements OutboundCall {
       CallOptions options,
       long now,
       java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    this(engine, id, method, originatedBy, tracker, callbacks, options, now, inOrder, null);
+  }
+
+  PendingCall(
+      SessionEngine engine,
+      RequestId id,
+      String method,
+      @Nullable RequestId originatedBy,
+      @Nullable ProgressTracker tracker,
+      SerialExecutor callbacks,
+      CallOptions options,
+      long now,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder,
+      java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
+    this.keepsProgress = keepsProgress;
     this.inOrder = inOrder;
     this.engine = engine;
     this.id = id;
@@ -106,6 +127,11 @@ final class PendingCall implements OutboundCall {
     return tracker;
   }
 
+  @Override
+  public Optional<ProgressLease> keptProgress() {
+    return Optional.ofNullable(lease);
+  }
+
   boolean isDone() {
     return done.get();
   }
@@ -113,6 +139,10 @@ final class PendingCall implements OutboundCall {
   /** Accepted progress: the idle clock starts again. */
   void touch(long now) {
     lastActivity = now;
+    ProgressLease l = lease;
+    if (l != null) {
+      l.touched(now);
+    }
   }
 
   /** Arms (or re-arms) the timer for the nearer of the two clocks. */
@@ -175,7 +205,15 @@ final class PendingCall implements OutboundCall {
     if (beforeCompletion != null) {
       beforeCompletion.run();
     }
-    if (tracker != null) {
+    if (tracker != null
+        && how == ProgressRecord.Terminal.RESPONSE
+        && result != null
+        && keepsProgress != null
+        && keepsProgress.test(result)) {
+      // the result started work that outlives the call (MCP 2025-11-25 basic/utilities/progress:
+      // a task keeps its request's token until the task is terminal): the token stays active
+      lease = new ProgressLease(tracker, registry, callbacks);
+    } else if (tracker != null) {
       registry.close(tracker, how);
       if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
         ProgressRecord r = tracker.record();

@@ -230,6 +230,25 @@ public final class SessionEngine {
       CallOptions options,
       @Nullable RequestId originatedBy,
       java.util.function.@Nullable Consumer<JsonNode> inOrder) {
+    return request(method, params, options, originatedBy, inOrder, null);
+  }
+
+  /**
+   * Sends a request whose progress token outlives it when {@code keepsProgress} says so of its
+   * result (a task-creating result, MCP 2025-11-25 basic/utilities/progress: the token stays
+   * valid for the task's whole lifetime): the token then stays registered, and the call's {@link
+   * OutboundCall#keptProgress()} closes it later. {@code keepsProgress} runs on the reader and
+   * must not block.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder,
+      java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
     if (closed.get()) {
       throw new TransportException("session closed");
     }
@@ -264,7 +283,16 @@ public final class SessionEngine {
     }
     PendingCall call =
         new PendingCall(
-            this, id, method, originatedBy, tracker, callbacks, effective, now, inOrder);
+            this,
+            id,
+            method,
+            originatedBy,
+            tracker,
+            callbacks,
+            effective,
+            now,
+            inOrder,
+            keepsProgress);
     self[0] = call;
     if (tracker != null) {
       progress.register(tracker);
@@ -611,11 +639,11 @@ public final class SessionEngine {
     if (listening) {
       ended(call, startedAt, won ? response : null); // before the peer can see the response
     }
-    if (won) {
-      sendQuietly(response, call.id());
-    }
     if (work != null) {
       work.markResponded(); // from now on the work's messages belong to no request
+    }
+    if (won) {
+      sendQuietly(response, call.id());
     }
     unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
