@@ -326,8 +326,8 @@ final class TaskRuntime {
             created.expiresAt().orElse(null));
     task.input(spec.input().create(task));
     running.put(task.taskId(), task);
-    if (spec.owner().kind() == TaskOwner.Kind.SESSION) {
-      spec.session().engine().closed().whenComplete((c, e) -> endedWithSession(task));
+    if (spec.owner().kind() == TaskOwner.Kind.SESSION && !spec.session().engine().isOpen()) {
+      endedWithSession(task); // the session ended while the task was being made
     }
     // a request cancelled before its answer went out takes the task with it
     work.cancellation().onCancel(() -> cancelStored(task, "the request was cancelled"));
@@ -507,6 +507,18 @@ final class TaskRuntime {
       store().update(taskId, now, t -> t.cancel(message, now));
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "could not cancel task {0}: {1}", taskId, e.getMessage());
+    }
+  }
+
+  /**
+   * A session ended ({@link McpServer} tells the runtime): its session-bound running tasks can
+   * never be seen again, so they are cancelled; tasks of a principal or of anyone go on.
+   */
+  void sessionClosed(ServerSession session) {
+    for (RunningTask task : running.values()) {
+      if (task.session() == session && task.owner().kind() == TaskOwner.Kind.SESSION) {
+        endedWithSession(task);
+      }
     }
   }
 
