@@ -329,8 +329,13 @@ final class TaskRuntime {
     if (spec.owner().kind() == TaskOwner.Kind.SESSION && !spec.session().engine().isOpen()) {
       endedWithSession(task); // the session ended while the task was being made
     }
-    // a request cancelled before its answer went out takes the task with it
-    work.cancellation().onCancel(() -> cancelStored(task, "the request was cancelled"));
+    // a request cancelled before its answer went out takes the task with it; the token may trip
+    // on the session's reader, which must not run the store (a user's) nor block
+    work.cancellation()
+        .onCancel(() ->
+            Thread.ofVirtual()
+                .name("herald-task-cancel")
+                .start(() -> cancelStored(task, "the request was cancelled")));
     return task;
   }
 
@@ -515,10 +520,15 @@ final class TaskRuntime {
    * never be seen again, so they are cancelled; tasks of a principal or of anyone go on.
    */
   void sessionClosed(ServerSession session) {
-    for (RunningTask task : running.values()) {
-      if (task.session() == session && task.owner().kind() == TaskOwner.Kind.SESSION) {
-        endedWithSession(task);
-      }
+    List<RunningTask> bound =
+        running.values().stream()
+            .filter(t -> t.session() == session && t.owner().kind() == TaskOwner.Kind.SESSION)
+            .toList();
+    if (!bound.isEmpty()) {
+      // called where the session ended (its reader, maybe), which must not run the store
+      Thread.ofVirtual()
+          .name("herald-task-session-end")
+          .start(() -> bound.forEach(this::endedWithSession));
     }
   }
 
