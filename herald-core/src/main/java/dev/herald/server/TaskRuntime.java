@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.internal.session.DetachedWork;
 import dev.herald.internal.session.ExceptionTranslation;
 import dev.herald.internal.session.InboundCall;
+import dev.herald.session.CancelledException;
 import dev.herald.session.Scheduler;
 import dev.herald.tasks.StoredTask;
 import dev.herald.tasks.TaskLimitExceededException;
@@ -355,12 +356,18 @@ final class TaskRuntime {
     }
     TaskContext context = new TaskContext(this, before, spec, null);
     context.started(task);
-    Thread t =
-        Thread.ofVirtual()
-            .name("herald-task-" + created.taskId())
-            .unstarted(() -> runTask(task, context, body));
-    task.bindThread(t);
-    t.start();
+    // the handler starts once the CreateTaskResult is written, so nothing of the task (progress,
+    // status) reaches the client before it knows the task
+    task.work()
+        .afterResponse(() -> {
+          Thread.currentThread().setName("herald-task-" + created.taskId());
+          task.bindThread(Thread.currentThread());
+          if (task.cancellation().isCancelled()) {
+            finish(task, null, new CancelledException("cancelled before it started"));
+          } else {
+            runTask(task, context, body);
+          }
+        });
     return answer.apply(created);
   }
 

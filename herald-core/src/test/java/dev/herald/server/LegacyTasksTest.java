@@ -356,6 +356,18 @@ class LegacyTasksTest {
     }
   }
 
+  @Test
+  void nothingOfATaskReachesTheClientBeforeItsCreateTaskResult() throws Exception {
+    try (TaskPeer peer = TaskPeer.connect(server())) {
+      for (int i = 0; i < 20; i++) {
+        OutboundCall call = peer.send(McpMethods.TOOLS_CALL, taskCall("must", null, "fast-" + i));
+        String id = Peers.await(call.result()).get("task").get("taskId").stringValue();
+        awaitTrue(() -> peer.statuses(id).contains("completed"));
+        assertThat(indexOfResponse(peer, call)).isLessThan(indexOfStatus(peer, id, "completed"));
+      }
+    }
+  }
+
   private static int indexOfResponse(TaskPeer peer, OutboundCall call) {
     for (int i = 0; i < peer.sent.size(); i++) {
       if (peer.sent.get(i).message() instanceof JsonRpcMessage.Result r
@@ -478,8 +490,9 @@ class LegacyTasksTest {
       awaitTrue(() -> peer.statuses(id).contains("working")); // the status message change
       ObjectNode follow = taskId(id);
       follow.putObject("_meta").put(TaskMethods.FOLLOW, true);
+      int observers = server(peer).taskRuntime.observerCount();
       OutboundCall held = peer.send(McpMethods.TASKS_GET, follow);
-      awaitTrue(() -> server(peer).taskRuntime.observerCount() == 2); // it follows the task
+      awaitTrue(() -> server(peer).taskRuntime.observerCount() == observers + 1); // it follows
       gate.countDown();
       JsonNode last = Peers.await(held.result());
       assertThat(last.get("status").stringValue()).isEqualTo("completed");
