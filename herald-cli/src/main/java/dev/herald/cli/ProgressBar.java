@@ -18,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  * lines, no animation. It never moves backwards: the receiver delivers strictly increasing values,
  * and the filled cells and percentage only grow even if a server raises its total.
  *
+ * <p>For a task ({@code herald call --task}) the line also carries the task's status and status
+ * message ({@link #status}), the server's text cleaned for the terminal; a terminal status is drawn
+ * at once, with the last progress value the receiver flushed before it.
+ *
  * <p>Thread-safe: {@link #lock} guards every field below it and every write to {@link #out}.
  */
 final class ProgressBar {
@@ -38,6 +42,8 @@ final class ProgressBar {
   private String drawn = "";
   private boolean finished;
   private long started;
+  private @Nullable String status;
+  private @Nullable String statusMessage;
 
   ProgressBar(PrintStream out, boolean terminal, String label) {
     this(out, terminal, label, null, System::nanoTime, columns(), terminal);
@@ -95,6 +101,33 @@ final class ProgressBar {
         redraw();
       } else {
         out.println(format(u, false));
+        out.flush();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Shows a task's status and status message (both cleaned for the terminal by the caller): drawn
+   * at once on a terminal, a line of its own elsewhere.
+   */
+  void status(String newStatus, @Nullable String message) {
+    lock.lock();
+    try {
+      if (finished) {
+        return;
+      }
+      String m = message == null || message.isBlank() ? null : message;
+      if (newStatus.equals(status) && java.util.Objects.equals(m, statusMessage)) {
+        return;
+      }
+      status = newStatus;
+      statusMessage = m;
+      if (terminal) {
+        redraw();
+      } else {
+        out.println(label + ": " + newStatus + (m == null ? "" : "  " + m));
         out.flush();
       }
     } finally {
@@ -174,15 +207,24 @@ final class ProgressBar {
 
   private String waiting() {
     return label
+        + (status == null ? "" : " " + status)
         + " ["
         + SPIN.charAt(frames % SPIN.length())
         + "] waiting for progress, "
-        + seconds(nanoTime.getAsLong() - started);
+        + seconds(nanoTime.getAsLong() - started)
+        + statusMessageSuffix();
+  }
+
+  private String statusMessageSuffix() {
+    return statusMessage == null ? "" : "  | " + statusMessage;
   }
 
   /** One line for {@code u}; with {@code bar}, the cells or the spinner. Called with {@link #lock} held, or from tests. */
   String format(ProgressUpdate u, boolean bar) {
     StringBuilder b = new StringBuilder(label).append(' ');
+    if (status != null) {
+      b.append(status).append(' ');
+    }
     String suffix = unit == null ? "" : " " + unit;
     String elapsed = seconds(Math.max(nanoTime.getAsLong() - started, u.elapsed().toNanos()));
     if (u.determinate()) {
@@ -209,7 +251,7 @@ final class ProgressBar {
     if (u.message() != null && !u.message().isEmpty()) {
       b.append("  ").append(u.message());
     }
-    return b.toString();
+    return b.append(statusMessageSuffix()).toString();
   }
 
   private String fit(String line) {

@@ -97,4 +97,43 @@ class ProgressBarTest {
     bar(true, null).finish("");
     assertThat(out()).isEqualTo("\r\033[2K");
   }
+
+  @Test
+  void aTaskLineCarriesItsStatusAndStatusMessageBesideTheProgress() {
+    ProgressBar b = bar(true, null);
+    b.status("working", "ts: 1 of 2 s done");
+    assertThat(b.format(update(2, 4.0, "step 2 of 4"), true))
+        .isEqualTo(
+            "job working [############------------]  50% (2/4) 0.0s  step 2 of 4"
+                + "  | ts: 1 of 2 s done");
+  }
+
+  @Test
+  void aTerminalStatusIsDrawnAtOnceWithTheLastProgressValue() {
+    ProgressBar b = bar(true, null);
+    b.status("working", null);
+    b.show(update(4, 4.0, null));
+    b.status("completed", null);
+    b.finish("");
+    assertThat(out())
+        .isEqualTo(
+            "\r\033[2Kjob working [|] waiting for progress, 0.0s"
+                + "\r\033[2Kjob working [########################] 100% (4/4) 0.0s"
+                + "\r\033[2Kjob completed [########################] 100% (4/4) 0.0s"
+                + "\r\033[2Kjob completed [########################] 100% (4/4) 0.0s"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void plainModePrintsEachStatusChangeOnceOnALineOfItsOwn() {
+    ProgressBar b = bar(false, null);
+    b.status("working", "starting");
+    b.status("working", "starting");
+    b.status("input_required", null);
+    b.finish("");
+    assertThat(out())
+        .isEqualTo(
+            String.join(
+                System.lineSeparator(), "job: working  starting", "job: input_required", ""));
+  }
 }

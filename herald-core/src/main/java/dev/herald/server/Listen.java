@@ -14,9 +14,11 @@ import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.SubscriptionsAcknowledgedParams;
 import dev.herald.wire.SubscriptionsListenResult;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,7 +49,9 @@ import tools.jackson.databind.node.ObjectNode;
  * acknowledged {@code taskIds} name a task hears {@code notifications/tasks} for it, fed by the
  * task store's one event path ({@link Listens#taskChanged}): params = the full {@code
  * DetailedTask} ({@link TaskViews#detailed}) plus the {@code requestState} a later {@code
- * tasks/get} accepts ({@link TaskRequestStates}), tagged like the rest. Only tasks this listener
+ * tasks/get} accepts ({@link TaskRequestStates}), tagged like the rest; the current state of each
+ * named task is queued as soon as the listen is added ({@link ListenMethods}), so a listen opened
+ * after its task was created misses nothing, and no version is sent twice. Only tasks this listener
  * may see ({@link ModernTasks#visible}) are ever queued; the pending tasks are one entry per task
  * id, the latest version absorbing an older one not yet written (each notification is the whole
  * task, and a terminal status is always the last), so the queue is bounded by the acknowledged
@@ -76,6 +80,7 @@ final class Listen {
   private final LinkedHashSet<String> pendingUris = new LinkedHashSet<>(); // guarded by lock
   private final LinkedHashMap<String, StoredTask> pendingTasks =
       new LinkedHashMap<>(); // guarded by lock
+  private final Map<String, Long> sentVersions = new HashMap<>(); // guarded by lock
   private boolean ending; // guarded by lock
 
   /** Each area's tagged list_changed, encoded on first use (listen thread only). */
@@ -170,7 +175,8 @@ final class Listen {
     lock.lock();
     try {
       StoredTask queued = pendingTasks.get(task.taskId());
-      if (queued == null || queued.version() < task.version()) {
+      long sent = sentVersions.getOrDefault(task.taskId(), 0L);
+      if (task.version() > sent && (queued == null || queued.version() < task.version())) {
         pendingTasks.put(task.taskId(), task);
       }
       changed.signal();
@@ -219,6 +225,9 @@ final class Listen {
         pendingUris.clear();
         tasks = new ArrayList<>(pendingTasks.values());
         pendingTasks.clear();
+        for (StoredTask t : tasks) {
+          sentVersions.put(t.taskId(), t.version()); // bounded by the acknowledged taskIds
+        }
         end = ending;
       } finally {
         lock.unlock();
