@@ -54,10 +54,6 @@ final class ListenMethods {
     Listen listen = new Listen(session, call, honoured, principal);
     call.openEnded();
     server.listens.add(listen);
-    // the named tasks as they are now: changes made before this listen was added are not missed
-    for (String taskId : honoured.taskIdsOrEmpty()) {
-      server.taskRuntime.find(ModernTasks.owner(principal), taskId).ifPresent(listen::taskChanged);
-    }
     try {
       currentStatus(server, listen, honoured, principal);
       return listen.serve();
