@@ -93,6 +93,9 @@ final class ModernTaskInput implements TaskInput {
   @Override
   public InputResponses askAll(Map<String, ? extends InputRequest> requests, CallOptions options)
       throws InterruptedException {
+    if (requests.isEmpty()) {
+      return new InputResponses(McpJson.object()); // nothing asked, nothing to wait for
+    }
     requireDeclared(requests.values());
     Map<String, String> wireKeys = new LinkedHashMap<>(); // handler key -> wire key
     Map<String, InputRequest> asked = new LinkedHashMap<>();
