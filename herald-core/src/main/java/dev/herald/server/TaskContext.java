@@ -115,6 +115,15 @@ final class TaskContext implements RequestContext {
     } finally {
       startLock.unlock();
     }
+    RunningTask started = task;
+    if (started != null) {
+      try {
+        // go on once the CreateTaskResult is written: nothing of the task may precede it
+        started.work().awaitAnswered();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // cancelled meanwhile: the handler sees it
+      }
+    }
   }
 
   @Override
