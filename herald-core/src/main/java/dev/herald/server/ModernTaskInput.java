@@ -64,7 +64,8 @@ final class ModernTaskInput implements TaskInput {
   private ModernTaskInput(TaskRuntime runtime, RunningTask task) {
     this.runtime = runtime;
     this.task = task;
-    this.progress = new ModernTaskProgress(runtime, task.taskId());
+    this.progress =
+        new ModernTaskProgress(runtime, task.session().server().scheduler, task.taskId());
   }
 
   /**

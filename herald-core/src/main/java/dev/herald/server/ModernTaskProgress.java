@@ -14,22 +14,27 @@ import org.jspecify.annotations.Nullable;
  * handler reports still goes to the request's own reporter too (nothing, once the POST is gone).
  *
  * <p>Design note. Values must strictly increase and be finite, as for any progress; the status
- * message is rewritten at most once per {@link #MIN_INTERVAL_NANOS} (and always for the value
- * that reaches the total), so a handler reporting in a tight loop costs the store a bounded number
- * of writes. Thread-safe: {@code lock} guards the last value and time.
+ * message is rewritten at most once per {@link #MIN_INTERVAL_NANOS} (at once for the value that
+ * reaches the total), a value that came too soon being written by one trailing write on the
+ * server's scheduler, so a handler reporting in a tight loop costs the store a bounded number of
+ * writes and the last value is never lost. Thread-safe: {@code lock} guards the last value, time
+ * and the text waiting for the trailing write.
  */
 final class ModernTaskProgress implements ProgressReporter {
   /** At most one status message write per 100 ms. */
   static final long MIN_INTERVAL_NANOS = 100_000_000L;
 
   private final TaskRuntime runtime;
+  private final dev.herald.session.Scheduler scheduler;
   private final String taskId;
   private final ReentrantLock lock = new ReentrantLock();
   private double last = Double.NEGATIVE_INFINITY; // guarded by lock
   private long lastWrite = System.nanoTime() - MIN_INTERVAL_NANOS; // guarded by lock
+  private @Nullable String waiting; // guarded by lock: the text of the trailing write
 
-  ModernTaskProgress(TaskRuntime runtime, String taskId) {
+  ModernTaskProgress(TaskRuntime runtime, dev.herald.session.Scheduler scheduler, String taskId) {
     this.runtime = runtime;
+    this.scheduler = scheduler;
     this.taskId = taskId;
   }
 
@@ -91,15 +96,37 @@ final class ModernTaskProgress implements ProgressReporter {
         return false; // progress must increase
       }
       last = value;
-      if (!done && now - lastWrite < MIN_INTERVAL_NANOS) {
-        return true; // accepted, the next write shows a later value
+      long wait = MIN_INTERVAL_NANOS - (now - lastWrite);
+      if (!done && wait > 0) {
+        if (waiting == null) {
+          scheduler.schedule(() -> Thread.ofVirtual().start(this::trailing), wait);
+        }
+        waiting = text; // the trailing write shows the latest
+        return true;
       }
+      waiting = null;
       lastWrite = now;
     } finally {
       lock.unlock();
     }
     runtime.statusMessage(taskId, text);
     return true;
+  }
+
+  /** The trailing write of a value that came too soon after the previous write. */
+  private void trailing() {
+    String text;
+    lock.lock();
+    try {
+      text = waiting;
+      waiting = null;
+      lastWrite = System.nanoTime();
+    } finally {
+      lock.unlock();
+    }
+    if (text != null) {
+      runtime.statusMessage(taskId, text); // nothing once the task is terminal
+    }
   }
 
   private static String number(double d) {

@@ -83,6 +83,15 @@ class ModernTasksOverHttpTest {
                   return CallToolResult.text("whole");
                 })
             .tool(
+                Tool.builder("quick_steps").taskSupport(TaskSupport.OPTIONAL).build(),
+                call -> {
+                  for (int i = 1; i < 10; i++) {
+                    call.context().progress().report(i, 10.0, "step");
+                  }
+                  release.await(30, TimeUnit.SECONDS);
+                  return CallToolResult.text("stepped");
+                })
+            .tool(
                 Tool.builder("failing_job").taskSupport(TaskSupport.REQUIRED).build(),
                 call -> CallToolResult.error("the job failed"))
             .tool(
@@ -327,6 +336,20 @@ class ModernTasksOverHttpTest {
     release.countDown();
     assertThat(awaitStatus(id, "completed").at("/result/content/0/text").asString())
         .isEqualTo("whole");
+  }
+
+  @Test
+  void aBurstOfProgressEndsWithItsLastValueInTheStatusMessage() throws Exception {
+    String id = call("quick_steps", "{}", TASKS_META).at("/result/taskId").asString();
+    eventually(
+        () -> {
+          try {
+            return "step (90%)".equals(get(id).path("statusMessage").asString(""));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        "the last value of the burst shows");
   }
 
   // ---------------------------------------------------------------- input
