@@ -21,6 +21,7 @@ final class DemoBoard {
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Row> rows = new ArrayList<>();
   private int drawn; // rows currently on screen below the text
+  private final int columns = ProgressBar.columns();
 
   /** One progress row; a task's row also shows the task's status and status message. */
   final class Row {
@@ -162,12 +163,17 @@ final class DemoBoard {
     }
   }
 
+  /** One screen line: a row that wrapped would break the redraw in place. */
+  private String fit(String line) {
+    return line.length() < columns ? line : line.substring(0, Math.max(0, columns - 2)) + "…";
+  }
+
   private void redraw() {
     if (drawn > 0) {
       out.print("\033[" + drawn + "A\r");
     }
     for (Row r : rows) {
-      out.print("\033[2K  " + r.label + " " + r.text + "\n");
+      out.print("\033[2K" + fit("  " + r.label + " " + r.text) + "\n");
     }
     drawn = rows.size();
     out.flush();

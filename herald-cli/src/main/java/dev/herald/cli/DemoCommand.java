@@ -237,7 +237,7 @@ final class DemoCommand implements Callable<Integer> {
         TaskHandle t =
             client.callToolAsTask(
                 "slow_compute",
-                args("seconds", ms(3000) / 1000.0, "label", "demo task"),
+                args("seconds", ms(3000) / 1000.0, "label", "T"),
                 CallOptions.builder().progress(rowT::show).timeout(Duration.ofMinutes(2)).build(),
                 s -> rowT.status(s.status().wire(), s.statusMessage()));
         CallToolResult done = t.await();
@@ -246,7 +246,7 @@ final class DemoCommand implements Callable<Integer> {
         TaskHandle u =
             client.callToolAsTask(
                 "slow_compute",
-                args("seconds", 60, "label", "to cancel"),
+                args("seconds", 60, "label", "U"),
                 CallOptions.builder().progress(rowU::show).build(),
                 s -> rowU.status(s.status().wire(), s.statusMessage()));
         Thread.sleep(ms(1000));
@@ -255,8 +255,7 @@ final class DemoCommand implements Callable<Integer> {
           u.await();
           rowU.finish("finished before the cancellation arrived");
         } catch (CancelledException e) {
-          rowU.finish(
-              "-> tasks/cancel sent; the server moved the task to cancelled and stopped it");
+          rowU.finish("-> tasks/cancel sent, the task ended cancelled");
         }
         calls += 2;
         board.settle();

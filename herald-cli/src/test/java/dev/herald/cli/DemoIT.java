@@ -34,8 +34,9 @@ class DemoIT {
         .contains("log [warning] demo: log message 1 of 1")
         .contains("sent GET with Last-Event-ID and got the result")
         .contains("task T       completed")
-        .contains("task T       -> demo task: computed for 0.75 s")
-        .contains("task U       -> tasks/cancel sent; the server moved the task to cancelled")
+        .contains("task T       -> T: computed for 0.75 s")
+        .contains("task U       -> tasks/cancel sent, the task ended cancelled")
+        .contains("task U       cancelled")
         .contains("T: ")
         .contains(
             "Summary: 13 tool calls; received 3 log messages, 1 list change, 2 resource updates")
