@@ -9,7 +9,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.HexFormat;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -19,10 +19,10 @@ import org.openjdk.jol.info.GraphLayout;
 /**
  * Memory per idle task in {@link InMemoryTaskStore} (docs/benchmarks.md, "Tasks"): N tasks in
  * {@code working} (the state a long-running tool spends its life in), each as the server's task
- * runtime creates it: a 128-bit random id as 32 hex characters, its own {@link TaskOwner} record
- * naming one of K sessions (whose id strings the sessions own), its own creation {@link Instant},
- * the server's shared TTL and poll interval {@link Duration}s, no status message, no input
- * requests.
+ * runtime creates it: a 128-bit random id as 22 characters of URL-safe base64, its own {@link
+ * TaskOwner} record naming one of K sessions (whose id strings the sessions own), its own creation
+ * {@link Instant}, the server's shared TTL and poll interval {@link Duration}s, no status message,
+ * no input requests.
  *
  * <p>Two measures, both printed:
  *
@@ -132,10 +132,11 @@ public final class TaskMemoryHarness {
     return store;
   }
 
-  /** 128 random bits as 32 hex characters. */
+  /** 128 random bits as 22 characters of URL-safe base64, as the server's TaskIds makes them. */
   private static String id(SplittableRandom random) {
-    return HexFormat.of().toHexDigits(random.nextLong())
-        + HexFormat.of().toHexDigits(random.nextLong());
+    byte[] b = new byte[16];
+    random.nextBytes(b);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(b);
   }
 
   static long usedHeapAfterGc() throws InterruptedException {

@@ -7,11 +7,16 @@ import dev.herald.internal.session.MethodTable;
 import dev.herald.session.CancellationToken;
 import dev.herald.session.Interceptor;
 import dev.herald.session.ProgressReporter;
+import dev.herald.wire.CancelTaskParams;
 import dev.herald.wire.CreateMessageParams;
 import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
+import dev.herald.wire.GetTaskParams;
+import dev.herald.wire.GetTaskPayloadParams;
+import dev.herald.wire.GetTaskResult;
 import dev.herald.wire.ListRootsResult;
+import dev.herald.wire.ListTasksResult;
 import dev.herald.wire.LoggingMessageParams;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
@@ -49,6 +54,7 @@ final class ClientMethods {
   static final Capability RESOURCES_LIST_CHANGED =
       Capability.server("resources.listChanged", ServerCapabilities::resourcesListChanged);
   static final Capability TASKS = Capability.server("tasks", c -> c.tasks() != null);
+  static final Capability HOSTED_TASKS = Capability.client("tasks", c -> c.tasks() != null);
   static final Capability RESOURCES_SUBSCRIBE =
       Capability.server("resources.subscribe", ServerCapabilities::resourcesSubscribe);
 
@@ -58,19 +64,39 @@ final class ClientMethods {
               .in(ProtocolVersion::ping)
               .beforeInitialized()
               .handler((McpClient c, Void p, InboundCall call) -> McpJson.object()),
+          // the result is a CreateMessageResult, or a CreateTaskResult when task-augmented
           MethodRow.request(
-                  McpMethods.SAMPLING_CREATE_MESSAGE,
-                  CreateMessageParams.class,
-                  CreateMessageResult.class)
+                  McpMethods.SAMPLING_CREATE_MESSAGE, CreateMessageParams.class, Object.class)
               .in(ProtocolVersion::serverRequests)
               .needs(SAMPLING)
               .handler((McpClient c, CreateMessageParams p, InboundCall call) ->
-                  c.answers().sample(p, call)),
-          MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, ElicitResult.class)
+                  c.answers().sampleOrTask(p, call)),
+          // the result is an ElicitResult, or a CreateTaskResult when task-augmented
+          MethodRow.request(McpMethods.ELICITATION_CREATE, ElicitParams.class, Object.class)
               .in(v -> v.serverRequests() && v.elicitation())
               .needs(ELICITATION)
-              .handler(
-                  (McpClient c, ElicitParams p, InboundCall call) -> c.answers().elicit(p, call)),
+              .handler((McpClient c, ElicitParams p, InboundCall call) ->
+                  c.answers().elicitOrTask(p, call)),
+          // MCP 2025-11-25 basic/utilities/tasks: the tasks this client hosts for its server
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, GetTaskResult.class)
+              .in(ProtocolVersion::handshake)
+              .needs(HOSTED_TASKS)
+              .handler((McpClient c, GetTaskParams p, InboundCall call) ->
+                  c.answers().hosted().get(p.taskId())),
+          MethodRow.request(McpMethods.TASKS_RESULT, GetTaskPayloadParams.class, ObjectNode.class)
+              .in(ProtocolVersion::handshake)
+              .needs(HOSTED_TASKS)
+              .handler((McpClient c, GetTaskPayloadParams p, InboundCall call) ->
+                  c.answers().hosted().result(p.taskId())),
+          MethodRow.request(McpMethods.TASKS_LIST, Void.class, ListTasksResult.class)
+              .in(ProtocolVersion::handshake)
+              .needs(HOSTED_TASKS)
+              .handler((McpClient c, Void p, InboundCall call) -> c.answers().hosted().list()),
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, GetTaskResult.class)
+              .in(ProtocolVersion::handshake)
+              .needs(HOSTED_TASKS)
+              .handler((McpClient c, CancelTaskParams p, InboundCall call) ->
+                  c.answers().hosted().cancel(p.taskId())),
           MethodRow.request(McpMethods.ROOTS_LIST, Void.class, ListRootsResult.class)
               .in(ProtocolVersion::serverRequests)
               .needs(ROOTS)
@@ -104,14 +130,58 @@ final class ClientMethods {
   private final @Nullable SamplingHandler sampling;
   private final @Nullable ElicitationHandler elicitation;
   private final @Nullable Supplier<List<Root>> roots;
+  private final @Nullable HostedTasks hosted;
 
   ClientMethods(
       @Nullable SamplingHandler sampling,
       @Nullable ElicitationHandler elicitation,
       @Nullable Supplier<List<Root>> roots) {
+    this(sampling, elicitation, roots, null);
+  }
+
+  ClientMethods(
+      @Nullable SamplingHandler sampling,
+      @Nullable ElicitationHandler elicitation,
+      @Nullable Supplier<List<Root>> roots,
+      @Nullable HostedTasks hosted) {
     this.sampling = sampling;
     this.elicitation = elicitation;
     this.roots = roots;
+    this.hosted = hosted;
+  }
+
+  HostedTasks hosted() {
+    if (hosted == null) {
+      throw McpException.methodNotFound("tasks/*"); // declared through capabilities() only
+    }
+    return hosted;
+  }
+
+  /**
+   * A {@code sampling/createMessage}: run as a task when it is task-augmented and this client
+   * hosts tasks (MCP 2025-11-25 basic/utilities/tasks: a receiver that did not declare task
+   * support for the request processes it normally and ignores {@code task}).
+   */
+  private Object sampleOrTask(CreateMessageParams p, InboundCall call) throws Exception {
+    dev.herald.wire.TaskMetadata task = p.task();
+    if (task != null && hosted != null && sampling != null) {
+      SamplingHandler h = sampling;
+      return hosted.create(call, task, ctx -> nonNull(h.createMessage(p, ctx)));
+    }
+    return sample(p, call);
+  }
+
+  /** An {@code elicitation/create}, run as a task when task-augmented (see {@link #sampleOrTask}). */
+  private Object elicitOrTask(ElicitParams p, InboundCall call) throws Exception {
+    dev.herald.wire.TaskMetadata task = p.task();
+    if (task != null && hosted != null && elicitation != null) {
+      ElicitationHandler h = elicitation;
+      return hosted.create(
+          call,
+          task,
+          ctx -> ElicitationDefaults.apply(p.requestedSchema(), nonNull(h.elicit(p, ctx))));
+    }
+    return elicit(p, call);
   }
 
   /** The client's table with the user's interceptors in front of Herald's gates. */

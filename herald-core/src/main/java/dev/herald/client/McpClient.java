@@ -168,7 +168,11 @@ public final class McpClient implements AutoCloseable {
     this.version = s.eras().triesModernFirst() ? s.modernVersion() : s.legacyVersion();
     this.listens = new Listens(this);
     this.answers =
-        new ClientMethods(s.sampling(), s.elicitation(), s.roots() == null ? null : roots::get);
+        new ClientMethods(
+            s.sampling(),
+            s.elicitation(),
+            s.roots() == null ? null : roots::get,
+            s.tasks().host() ? new HostedTasks() : null);
     this.methods = ClientMethods.table(s.interceptors());
     this.settings = s;
     java.util.function.Supplier<Transport> transports = s.transports();
@@ -1726,9 +1730,27 @@ public final class McpClient implements AutoCloseable {
               roots == null ? null : new ClientCapabilities.Roots(true),
               sampling == null ? null : McpJson.object(),
               elicitation == null ? null : McpJson.object().set("form", McpJson.object()),
-              null,
+              hostedTasks(),
               null);
       return capabilities.union(declared);
+    }
+
+    /** {@code capabilities.tasks} when the client hosts tasks, for the handlers it has. */
+    private @Nullable ObjectNode hostedTasks() {
+      if (!tasks.host() || (sampling == null && elicitation == null)) {
+        return null;
+      }
+      ObjectNode t = McpJson.object();
+      t.putObject("list");
+      t.putObject("cancel");
+      ObjectNode requests = t.putObject("requests");
+      if (sampling != null) {
+        requests.putObject("sampling").putObject("createMessage");
+      }
+      if (elicitation != null) {
+        requests.putObject("elicitation").putObject("create");
+      }
+      return t;
     }
 
     /** What this builder says now, frozen for a client that connects with {@code transports}. */

@@ -1,6 +1,7 @@
 package dev.herald.server;
 
 import dev.herald.internal.session.InboundCall;
+import dev.herald.tasks.TaskOwner;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ServerCapabilities;
@@ -9,6 +10,7 @@ import dev.herald.wire.SubscriptionsListenParams;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
@@ -26,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * does); {@code taskIds} (the {@code io.modelcontextprotocol/tasks} extension) whenever the server
  * offers the extension ({@link ModernTasks#offered}), every distinct id as asked: a task the
  * listener may not see (another principal's, another era's, unknown or expired) is acknowledged
- * all the same and never heard of, so the acknowledgement does not tell which ids exist.
+ * all the same and never heard of, so the acknowledgement does not tell which ids exist. Right
+ * after the acknowledgement the listen hears the current status of each named task it may see,
+ * then every change.
  * Unrequested kinds are never acknowledged or sent.
  *
  * <p>Refused before anything is sent on the subscription: {@code taskIds} from a request that did
@@ -50,11 +54,8 @@ final class ListenMethods {
     Listen listen = new Listen(session, call, honoured, principal);
     call.openEnded();
     server.listens.add(listen);
-    // the named tasks as they are now: changes made before this listen was added are not missed
-    for (String taskId : honoured.taskIdsOrEmpty()) {
-      server.taskRuntime.find(ModernTasks.owner(principal), taskId).ifPresent(listen::taskChanged);
-    }
     try {
+      currentStatus(server, listen, honoured, principal);
       return listen.serve();
     } finally {
       server.listens.remove(listen);
@@ -100,6 +101,30 @@ final class ListenMethods {
         onlyIf(requested.wantsResourcesListChanged() && caps.resourcesListChanged()),
         uris,
         taskIds(session, requested.taskIds(), call));
+  }
+
+  /**
+   * Queues, right after the acknowledgement, the current status of each named task the listener
+   * may see: a client learns a task id from its {@code CreateTaskResult} and only then listens, so
+   * whatever happened in between is not lost. Registered first, so a change racing this is kept
+   * too (the newer version wins).
+   */
+  private static void currentStatus(
+      McpServer server, Listen listen, SubscriptionFilter honoured, @Nullable String principal) {
+    if (honoured.taskIdsOrEmpty().isEmpty()) {
+      return;
+    }
+    TaskOwner owner = ModernTasks.owner(principal);
+    for (String id : honoured.taskIdsOrEmpty()) {
+      server
+          .taskRuntime
+          .find(owner, id)
+          .or(() ->
+              principal == null
+                  ? Optional.empty()
+                  : server.taskRuntime.find(TaskOwner.anyone(), id))
+          .ifPresent(listen::taskChanged);
+    }
   }
 
   /** The task ids honoured: all asked for, when the server offers the extension. */

@@ -298,6 +298,7 @@ public final class McpServer {
     sessions.add(session);
     session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
     session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));
+    session.engine().closed().whenComplete((cause, err) -> taskRuntime.sessionClosed(session));
     session.start();
     return session;
   }

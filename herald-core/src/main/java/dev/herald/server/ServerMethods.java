@@ -7,7 +7,6 @@ import dev.herald.internal.session.MethodTable;
 import dev.herald.session.Interceptor;
 import dev.herald.wire.CallToolParams;
 import dev.herald.wire.CancelTaskParams;
-import dev.herald.wire.CancelTaskResult;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.CompleteParams;
 import dev.herald.wire.CompleteResult;
@@ -16,7 +15,6 @@ import dev.herald.wire.GetPromptParams;
 import dev.herald.wire.GetTaskParams;
 import dev.herald.wire.GetTaskPayloadParams;
 import dev.herald.wire.GetTaskPayloadResult;
-import dev.herald.wire.GetTaskResult;
 import dev.herald.wire.InitializeParams;
 import dev.herald.wire.InitializeResult;
 import dev.herald.wire.ListPromptsResult;
@@ -127,8 +125,8 @@ final class ServerMethods {
               .in(ProtocolVersion::subscriptionsListen)
               .handler(ListenMethods::listen),
           // the 2025-11-25 tasks (TaskMethods); tasks/get and tasks/cancel are also the
-          // 2026-07-28 tasks extension's names
-          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, GetTaskResult.class)
+          // 2026-07-28 tasks extension's names, so their results are typed per era (Object)
+          MethodRow.request(McpMethods.TASKS_GET, GetTaskParams.class, Object.class)
               .in(ProtocolVersion::coreTasks)
               .needs(TASKS)
               .handler(TaskMethods::get),
@@ -141,7 +139,7 @@ final class ServerMethods {
               .in(ProtocolVersion::coreTasks)
               .needs(TASKS)
               .handler(TaskMethods::list),
-          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, CancelTaskResult.class)
+          MethodRow.request(McpMethods.TASKS_CANCEL, CancelTaskParams.class, Object.class)
               .in(ProtocolVersion::coreTasks)
               .needs(TASKS)
               .handler(TaskMethods::cancel),

@@ -115,6 +115,15 @@ final class TaskContext implements RequestContext {
     } finally {
       startLock.unlock();
     }
+    RunningTask started = task;
+    if (started != null) {
+      try {
+        // go on once the CreateTaskResult is written: nothing of the task may precede it
+        started.work().awaitAnswered();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // cancelled meanwhile: the handler sees it
+      }
+    }
   }
 
   @Override
@@ -129,6 +138,10 @@ final class TaskContext implements RequestContext {
 
   @Override
   public ProgressReporter progress() {
+    RunningTask t = task;
+    if (t != null && t.input() instanceof ModernTaskInput modern) {
+      return modern.progress(before.progress()); // 2026-07-28 over HTTP: the status message
+    }
     return before.progress(); // the request's emitter: the detached work keeps it open
   }
 

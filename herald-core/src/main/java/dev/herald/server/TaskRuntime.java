@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.internal.session.DetachedWork;
 import dev.herald.internal.session.ExceptionTranslation;
 import dev.herald.internal.session.InboundCall;
+import dev.herald.session.CancelledException;
 import dev.herald.session.Scheduler;
 import dev.herald.tasks.StoredTask;
 import dev.herald.tasks.TaskLimitExceededException;
@@ -326,11 +327,16 @@ final class TaskRuntime {
             created.expiresAt().orElse(null));
     task.input(spec.input().create(task));
     running.put(task.taskId(), task);
-    if (spec.owner().kind() == TaskOwner.Kind.SESSION) {
-      spec.session().engine().closed().whenComplete((c, e) -> endedWithSession(task));
+    if (spec.owner().kind() == TaskOwner.Kind.SESSION && !spec.session().engine().isOpen()) {
+      endedWithSession(task); // the session ended while the task was being made
     }
-    // a request cancelled before its answer went out takes the task with it
-    work.cancellation().onCancel(() -> cancelStored(task, "the request was cancelled"));
+    // a request cancelled before its answer went out takes the task with it; the token may trip
+    // on the session's reader, which must not run the store (a user's) nor block
+    work.cancellation()
+        .onCancel(() ->
+            Thread.ofVirtual()
+                .name("herald-task-cancel")
+                .start(() -> cancelStored(task, "the request was cancelled")));
     return task;
   }
 
@@ -350,12 +356,18 @@ final class TaskRuntime {
     }
     TaskContext context = new TaskContext(this, before, spec, null);
     context.started(task);
-    Thread t =
-        Thread.ofVirtual()
-            .name("herald-task-" + created.taskId())
-            .unstarted(() -> runTask(task, context, body));
-    task.bindThread(t);
-    t.start();
+    // the handler starts once the CreateTaskResult is written, so nothing of the task (progress,
+    // status) reaches the client before it knows the task
+    task.work()
+        .afterResponse(() -> {
+          Thread.currentThread().setName("herald-task-" + created.taskId());
+          task.bindThread(Thread.currentThread());
+          if (task.cancellation().isCancelled()) {
+            finish(task, null, new CancelledException("cancelled before it started"));
+          } else {
+            runTask(task, context, body);
+          }
+        });
     return answer.apply(created);
   }
 
@@ -507,6 +519,23 @@ final class TaskRuntime {
       store().update(taskId, now, t -> t.cancel(message, now));
     } catch (RuntimeException e) {
       LOG.log(Level.DEBUG, "could not cancel task {0}: {1}", taskId, e.getMessage());
+    }
+  }
+
+  /**
+   * A session ended ({@link McpServer} tells the runtime): its session-bound running tasks can
+   * never be seen again, so they are cancelled; tasks of a principal or of anyone go on.
+   */
+  void sessionClosed(ServerSession session) {
+    List<RunningTask> bound =
+        running.values().stream()
+            .filter(t -> t.session() == session && t.owner().kind() == TaskOwner.Kind.SESSION)
+            .toList();
+    if (!bound.isEmpty()) {
+      // called where the session ended (its reader, maybe), which must not run the store
+      Thread.ofVirtual()
+          .name("herald-task-session-end")
+          .start(() -> bound.forEach(this::endedWithSession));
     }
   }
 

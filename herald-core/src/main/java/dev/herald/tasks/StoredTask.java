@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  * @param statusMessage a human-readable note on the status, or {@code null}
  * @param createdAt when it was created
  * @param lastUpdatedAt when anything about it last changed
- * @param ttl how long it is kept after creation ({@code null}: no limit)
+ * @param ttl how long it is kept after creation, positive ({@code null}: no limit)
  * @param pollInterval how often a requestor should poll it
  * @param inputRequests the input requests still waiting for an answer (2026-07-28 {@code
  *     input_required}), by key; empty otherwise
@@ -70,6 +70,12 @@ public record StoredTask(
     }
     if (!inputRequests.isEmpty() && status != TaskStatus.INPUT_REQUIRED) {
       throw new IllegalArgumentException("only an input_required task has input requests");
+    }
+    if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+      throw new IllegalArgumentException("ttl must be positive (or null: no limit), was " + ttl);
+    }
+    if (pollInterval.isNegative()) {
+      throw new IllegalArgumentException("pollInterval must not be negative, was " + pollInterval);
     }
     if (version < 1) {
       throw new IllegalArgumentException("version starts at 1, was " + version);
@@ -111,12 +117,19 @@ public record StoredTask(
 
   /** When the store may forget it ({@code createdAt + ttl}), or empty when it has no TTL. */
   public Optional<Instant> expiresAt() {
-    return ttl == null ? Optional.empty() : Optional.of(createdAt.plus(ttl));
+    return ttl == null ? Optional.empty() : Optional.of(end(ttl));
   }
 
   /** Whether its TTL has run out at {@code now}. */
   public boolean expired(Instant now) {
-    return ttl != null && !now.isBefore(createdAt.plus(ttl));
+    return ttl != null && !now.isBefore(end(ttl));
+  }
+
+  /** {@code createdAt + ttl}, or {@link Instant#MAX} when that lies beyond it. */
+  private Instant end(Duration ttl) {
+    return ttl.compareTo(Duration.between(createdAt, Instant.MAX)) >= 0
+        ? Instant.MAX
+        : createdAt.plus(ttl);
   }
 
   /**

@@ -356,6 +356,18 @@ class LegacyTasksTest {
     }
   }
 
+  @Test
+  void nothingOfATaskReachesTheClientBeforeItsCreateTaskResult() throws Exception {
+    try (TaskPeer peer = TaskPeer.connect(server())) {
+      for (int i = 0; i < 20; i++) {
+        OutboundCall call = peer.send(McpMethods.TOOLS_CALL, taskCall("must", null, "fast-" + i));
+        String id = Peers.await(call.result()).get("task").get("taskId").stringValue();
+        awaitTrue(() -> peer.statuses(id).contains("completed"));
+        assertThat(indexOfResponse(peer, call)).isLessThan(indexOfStatus(peer, id, "completed"));
+      }
+    }
+  }
+
   private static int indexOfResponse(TaskPeer peer, OutboundCall call) {
     for (int i = 0; i < peer.sent.size(); i++) {
       if (peer.sent.get(i).message() instanceof JsonRpcMessage.Result r

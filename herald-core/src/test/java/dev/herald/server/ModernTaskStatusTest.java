@@ -322,6 +322,46 @@ class ModernTaskStatusTest {
     get.set("_meta", caps.deepCopy());
     assertThat(peer.request(McpMethods.TASKS_GET, get).get("status").stringValue())
         .isEqualTo("completed");
+    server.close();
+  }
+
+  @Test
+  void aListenFirstHearsTheCurrentStatusOfTheNamedTasksThenEveryChange() throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    McpServer server =
+        McpServer.builder()
+            .tool(
+                Tool.builder("hold").taskSupport(TaskSupport.OPTIONAL).build(),
+                call -> {
+                  call.context().statusMessage("holding");
+                  release.await();
+                  return CallToolResult.text("released");
+                })
+            .build();
+    ModernPeer peer = connect(server);
+    ObjectNode params = McpJson.object().put("name", "hold");
+    params.set("_meta", declaring());
+    String id = peer.request(McpMethods.TOOLS_CALL, params).get("taskId").stringValue();
+    eventually(
+        () ->
+            "holding"
+                .equals(
+                    server.taskRuntime.find(TaskOwner.anyone(), id).orElseThrow().statusMessage()),
+        "the status message is stored");
+
+    OutboundCall listen = listening(peer, "{\"taskIds\":[\"" + id + "\"]}", declaring());
+    eventually(() -> peer.tagged(listen.id()).size() == 2, "the current status");
+    JsonNode current = peer.tagged(listen.id()).get(1).params();
+    assertThat(current.get("status").stringValue()).isEqualTo("working");
+    assertThat(current.get("statusMessage").stringValue()).isEqualTo("holding");
+
+    release.countDown();
+    eventually(
+        () ->
+            peer.tagged(listen.id()).stream()
+                .anyMatch(n -> n.params().path("status").asString("").equals("completed")),
+        "the completed status");
+    server.close();
   }
 
   @Test

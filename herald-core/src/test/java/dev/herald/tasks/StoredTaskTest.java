@@ -245,6 +245,43 @@ class StoredTaskTest {
             Duration.ofSeconds(1));
     assertThat(forever.expiresAt()).isEmpty();
     assertThat(forever.expired(Instant.MAX)).isFalse();
+    StoredTask huge =
+        StoredTask.create(
+            "t3",
+            TaskOwner.anyone(),
+            "tools/call",
+            ProtocolVersion.Era.MODERN,
+            T0,
+            Duration.ofSeconds(Long.MAX_VALUE),
+            Duration.ofSeconds(1));
+    assertThat(huge.expiresAt()).contains(Instant.MAX);
+    assertThat(huge.expired(T0.plus(Duration.ofDays(365 * 1000)))).isFalse();
+  }
+
+  @Test
+  void aTtlMustBePositiveAndAPollIntervalNotNegative() {
+    for (Duration ttl : List.of(Duration.ZERO, Duration.ofSeconds(-1))) {
+      assertThatThrownBy(() ->
+              StoredTask.create(
+                  "t",
+                  TaskOwner.anyone(),
+                  "tools/call",
+                  ProtocolVersion.Era.MODERN,
+                  T0,
+                  ttl,
+                  Duration.ofSeconds(1)))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThatThrownBy(() ->
+            StoredTask.create(
+                "t",
+                TaskOwner.anyone(),
+                "tools/call",
+                ProtocolVersion.Era.MODERN,
+                T0,
+                null,
+                Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

@@ -287,7 +287,7 @@ class LegacyTasksOverHttpTest {
   void cancellationRacingCompletionOverHttpLeavesExactlyOneTerminalStatus() throws Exception {
     RawHttpClient client = new RawHttpClient(http.uri());
     client.initialize();
-    for (int round = 0; round < 20; round++) {
+    for (int round = 0; round < 10; round++) {
       CountDownLatch release = new CountDownLatch(1);
       CountDownLatch inHandler = new CountDownLatch(1);
       String tool = "race" + round;

@@ -267,4 +267,30 @@ class TypeScriptTaskServerIT {
     assertThatThrownBy(() -> other.getTask(first.taskId()))
         .isInstanceOfSatisfying(McpException.class, e -> assertThat(e.code()).isEqualTo(-32602));
   }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"stdio", "http"})
+  void aClientThatHostsTasksRunsTheServersTaskAugmentedElicitationAsATask(String binding)
+      throws Exception {
+    List<String> asked = new CopyOnWriteArrayList<>();
+    McpClient client =
+        connect(
+            binding,
+            handshake()
+                .hostTasks(true)
+                .elicitation((params, context) -> {
+                  asked.add(params.message());
+                  return ElicitResult.accept(args("color", "teal"));
+                }));
+    assertThat(client.capabilities().tasks()).isNotNull();
+
+    CallToolResult result = client.callTool("host_elicit", null);
+
+    // what the TypeScript server saw of the client's task: created, then the handler's result
+    // fetched with tasks/result
+    assertThat(result.firstText())
+        .startsWith("created working")
+        .contains("result accept {\"color\":\"teal\"}");
+    assertThat(asked).containsExactly("Your color?");
+  }
 }

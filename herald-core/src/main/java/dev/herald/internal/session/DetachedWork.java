@@ -36,6 +36,8 @@ public final class DetachedWork {
   private final AtomicBoolean ended = new AtomicBoolean();
   private final Set<OutboundCall> children = ConcurrentHashMap.newKeySet();
   private volatile boolean responded;
+  private final java.util.concurrent.CompletableFuture<@Nullable Void> answered =
+      new java.util.concurrent.CompletableFuture<>();
 
   DetachedWork(SessionEngine engine, InboundCall call) {
     this.engine = engine;
@@ -70,6 +72,29 @@ public final class DetachedWork {
   /** Whether the request was answered (what is sent from now on has no related request). */
   public boolean responded() {
     return responded;
+  }
+
+  /**
+   * Runs {@code action} on a virtual thread of its own once the request's response was written
+   * (or once it is certain that none will be: the request was cancelled, the session ended), so
+   * that what the work sends from then on comes after the response. At once if that already
+   * happened.
+   */
+  public void afterResponse(Runnable action) {
+    answered.whenComplete((v, e) -> Thread.ofVirtual().name("herald-detached").start(action));
+  }
+
+  /**
+   * Waits until the request's response was written (or it is certain that none will be).
+   *
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  public void awaitAnswered() throws InterruptedException {
+    try {
+      answered.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      // never completed exceptionally
+    }
   }
 
   /** Whether this work has ended. */
@@ -141,6 +166,7 @@ public final class DetachedWork {
 
   /** The session ended: nothing more can be sent; the token is left to whoever owns the work. */
   void sessionEnded() {
+    answered.complete(null);
     if (!ended.compareAndSet(false, true)) {
       return;
     }
@@ -155,10 +181,16 @@ public final class DetachedWork {
     if (ended.compareAndSet(false, true)) {
       release("originating request cancelled");
     }
+    answered.complete(null);
   }
 
   void markResponded() {
     responded = true;
+  }
+
+  /** The response was written (or could not be): {@link #afterResponse} actions run now. */
+  void responseSent() {
+    answered.complete(null);
   }
 
   /** Where what this work sends belongs: the request while it is unanswered, then nowhere. */

@@ -645,6 +645,9 @@ public final class SessionEngine {
     if (won) {
       sendQuietly(response, call.id());
     }
+    if (work != null) {
+      work.responseSent();
+    }
     unanswered.decrementAndGet();
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
   }
