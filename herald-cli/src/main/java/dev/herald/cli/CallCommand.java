@@ -1,6 +1,9 @@
 package dev.herald.cli;
 
 import dev.herald.client.McpClient;
+import dev.herald.client.TaskHandle;
+import dev.herald.client.TaskListener;
+import dev.herald.client.TaskSnapshot;
 import dev.herald.client.TerminalText;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.session.CallOptions;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
@@ -36,13 +40,21 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code herald call}: calls one tool with a live progress bar, the server's log lines, then the
  * result. On a terminal everything goes to stdout, the bar redrawn in place; otherwise
  * progress and logs are plain lines on stderr and stdout holds only the result.
+ *
+ * <p>With {@code --task} the tool runs as a task (MCP 2025-11-25 basic/utilities/tasks; the
+ * 2026-07-28 extension {@code io.modelcontextprotocol/tasks}): the bar's line also shows the task's
+ * status and status message, Ctrl-C sends {@code tasks/cancel} (never {@code
+ * notifications/cancelled}), and the exit code is the task's outcome: 0 completed, 1 failed (a
+ * tool error or a protocol error) or cancelled by someone else, 124 timed out (the task was then
+ * cancelled), 130 Ctrl-C.
  */
 @Command(
     name = "call",
     description = {
       "Call a tool, showing its progress and logs live, then its result.",
       "  herald call <tool> [key=value...] -- <server command...>",
-      "  herald call <http(s)://url> <tool> [key=value...]"
+      "  herald call <http(s)://url> <tool> [key=value...]",
+      "  herald call --task <tool> ...   (run it as a task; Ctrl-C sends tasks/cancel)"
     },
     mixinStandardHelpOptions = true)
 final class CallCommand implements Callable<Integer> {
@@ -96,6 +108,13 @@ final class CallCommand implements Callable<Integer> {
       description = "Pass the server's stderr through to ours.")
   boolean verbose;
 
+  @Option(
+      names = "--task",
+      description =
+          "Run the tool as a task: a status row with the progress bar, Ctrl-C sends tasks/cancel,"
+              + " the exit code is the task's outcome.")
+  boolean task;
+
   @CommandLine.Mixin EraOption era = new EraOption();
 
   @Override
@@ -131,11 +150,16 @@ final class CallCommand implements Callable<Integer> {
     ServerTarget target = split.target();
     AtomicReference<@Nullable McpClient> client = new AtomicReference<>();
     AtomicReference<@Nullable ToolCallHandle> handle = new AtomicReference<>();
+    AtomicReference<@Nullable TaskHandle> taskHandle = new AtomicReference<>();
     try (CtrlC ctrlC =
         CtrlC.onInterrupt(() -> {
           ToolCallHandle h = handle.get();
           if (h != null) {
             h.cancel("cancelled by the user (Ctrl-C)");
+          }
+          TaskHandle th = taskHandle.get();
+          if (th != null) {
+            th.cancel("cancelled by the user (Ctrl-C)"); // tasks/cancel, answered before we go on
           }
           McpClient c = client.get();
           if (c != null) {
@@ -190,6 +214,19 @@ final class CallCommand implements Callable<Integer> {
         options.timeout(timeout);
       }
       bar.begin();
+      if (task) {
+        return callAsTask(
+            c,
+            toolName,
+            arguments,
+            options.build(),
+            bar,
+            err,
+            ctrlC,
+            taskHandle,
+            target,
+            jsonOutput);
+      }
       ToolCallHandle h = c.callToolAsync(toolName, arguments, options.build());
       handle.set(h);
       CallToolResult result;
@@ -206,7 +243,7 @@ final class CallCommand implements Callable<Integer> {
       }
       bar.finish("");
       if (jsonOutput) {
-        System.out.println(Terminal.json(json(result, h)));
+        System.out.println(Terminal.json(json(result, h.progressRecord(), null)));
       } else {
         print(result, result.failed() ? err : System.out);
       }
@@ -214,6 +251,97 @@ final class CallCommand implements Callable<Integer> {
       c.close();
       return result.failed() ? Errors.FAILED : 0;
     }
+  }
+
+  /**
+   * The task path: the task is created, followed to its outcome with its status on the bar's line,
+   * and its result printed as a plain call's.
+   */
+  private int callAsTask(
+      McpClient c,
+      String toolName,
+      ObjectNode arguments,
+      CallOptions options,
+      ProgressBar bar,
+      PrintStream err,
+      CtrlC ctrlC,
+      AtomicReference<@Nullable TaskHandle> taskHandle,
+      ServerTarget target,
+      boolean jsonOutput) {
+    // A terminal status is drawn once the result settled: the progress listener has seen its last
+    // value by then, so the bar is flushed before the line says the task ended.
+    TaskListener listener =
+        s -> {
+          if (!s.terminal()) {
+            bar.status(s.status().wire(), TerminalText.line(s.statusMessage()));
+          }
+        };
+    @Nullable TaskHandle t = null;
+    CallToolResult result;
+    try {
+      try {
+        t = c.callToolAsTask(toolName, arguments, options, listener);
+      } catch (IllegalStateException e) {
+        bar.finish("");
+        err.println("herald: " + TerminalText.line(e.getMessage()));
+        c.close();
+        return Errors.FAILED;
+      }
+      taskHandle.set(t);
+      if (t.hasTask()) {
+        bar.log("task " + TerminalText.line(t.taskId()));
+      } else {
+        bar.status("completed", "the server answered at once, without a task");
+      }
+      try {
+        result = t.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CancelledException("interrupted");
+      }
+    } catch (CancelledException | McpException | TransportException e) {
+      if (t != null && t.hasTask() && t.status().terminal()) {
+        TaskSnapshot end = t.status();
+        bar.status(end.status().wire(), TerminalText.line(end.statusMessage()));
+      }
+      bar.finish("");
+      if (ctrlC.fired()) {
+        return Errors.INTERRUPTED;
+      }
+      err.println("herald: " + TerminalText.line(taskFailure(e, target)));
+      c.close();
+      return Errors.exitCode(e);
+    }
+    TaskSnapshot last = java.util.Objects.requireNonNull(t).status();
+    bar.status(last.status().wire(), TerminalText.line(last.statusMessage()));
+    bar.finish("");
+    if (jsonOutput) {
+      System.out.println(
+          Terminal.json(json(result, t.progressRecord(), t.hasTask() ? last : null)));
+    } else {
+      print(result, result.failed() ? err : System.out);
+    }
+    System.out.flush();
+    c.close();
+    return result.failed() ? Errors.FAILED : 0;
+  }
+
+  private String taskFailure(RuntimeException e, ServerTarget target) {
+    if (e instanceof TimeoutException t) {
+      return (t.clock() == TimeoutException.Clock.IDLE
+              ? "timed out: no progress or result for "
+                  + Durations.format(idleTimeout)
+                  + " (--idle-timeout)"
+              : "timed out: no result within " + Durations.format(timeout) + " (--timeout)")
+          + "; the task was cancelled (tasks/cancel)";
+    }
+    if (e instanceof CancelledException) {
+      return "the task was cancelled: " + e.getMessage();
+    }
+    if (e instanceof McpException m) {
+      return "the task failed: " + m.getMessage() + " (error " + m.code() + ")";
+    }
+    return failure(e, target);
   }
 
   private String failure(RuntimeException e, ServerTarget target) {
@@ -239,11 +367,18 @@ final class CallCommand implements Callable<Integer> {
         "log [" + m.level().wire() + "] " + (m.logger() == null ? "" : m.logger() + ": ") + text);
   }
 
-  private static ObjectNode json(CallToolResult result, ToolCallHandle h) {
+  private static ObjectNode json(
+      CallToolResult result, Optional<ProgressRecord> progress, @Nullable TaskSnapshot task) {
     ObjectNode o = McpJson.object();
     o.set("result", McpJson.toTree(result));
+    if (task != null) {
+      ObjectNode t = o.putObject("task");
+      t.put("taskId", task.taskId());
+      t.put("status", task.status().wire());
+      t.put("statusMessage", task.statusMessage());
+    }
     ObjectNode p = o.putObject("progress");
-    ProgressRecord r = h.progressRecord().orElse(null);
+    ProgressRecord r = progress.orElse(null);
     if (r != null) {
       p.put("accepted", r.accepted());
       p.put("rejected", r.rejectedTotal());

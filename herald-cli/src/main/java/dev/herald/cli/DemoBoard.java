@@ -1,11 +1,13 @@
 package dev.herald.cli;
 
+import dev.herald.client.TerminalText;
 import dev.herald.session.ProgressUpdate;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The demo's display: a few progress rows redrawn in place on a terminal (one line each, with a
@@ -19,11 +21,15 @@ final class DemoBoard {
   private final ReentrantLock lock = new ReentrantLock();
   private final List<Row> rows = new ArrayList<>();
   private int drawn; // rows currently on screen below the text
+  private final int columns = ProgressBar.columns();
 
-  /** One progress row. */
+  /** One progress row; a task's row also shows the task's status and status message. */
   final class Row {
     private final String label;
     private String text = "waiting";
+    private String progress = "waiting";
+    private @Nullable String status;
+    private @Nullable String statusMessage;
     private int frame;
 
     private Row(String label) {
@@ -33,11 +39,34 @@ final class DemoBoard {
     void show(ProgressUpdate u) {
       lock.lock();
       try {
-        text = format(u);
+        progress = format(u);
+        text = compose();
         if (terminal) {
           redraw();
         } else {
           out.println("  " + label + " " + text);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    /** A task's status change: drawn at once, with the latest progress beside it. */
+    void status(String newStatus, @Nullable String message) {
+      lock.lock();
+      try {
+        status = newStatus;
+        statusMessage = message == null || message.isBlank() ? null : TerminalText.line(message);
+        text = compose();
+        if (terminal) {
+          redraw();
+        } else {
+          out.println(
+              "  "
+                  + label
+                  + " "
+                  + newStatus
+                  + (statusMessage == null ? "" : "  | " + statusMessage));
         }
       } finally {
         lock.unlock();
@@ -56,6 +85,12 @@ final class DemoBoard {
       } finally {
         lock.unlock();
       }
+    }
+
+    private String compose() {
+      return (status == null ? "" : status + " ")
+          + progress
+          + (statusMessage == null ? "" : "  | " + statusMessage);
     }
 
     private String format(ProgressUpdate u) {
@@ -128,12 +163,17 @@ final class DemoBoard {
     }
   }
 
+  /** One screen line: a row that wrapped would break the redraw in place. */
+  private String fit(String line) {
+    return line.length() < columns ? line : line.substring(0, Math.max(0, columns - 2)) + "…";
+  }
+
   private void redraw() {
     if (drawn > 0) {
       out.print("\033[" + drawn + "A\r");
     }
     for (Row r : rows) {
-      out.print("\033[2K  " + r.label + " " + r.text + "\n");
+      out.print("\033[2K" + fit("  " + r.label + " " + r.text) + "\n");
     }
     drawn = rows.size();
     out.flush();

@@ -5,6 +5,7 @@ import dev.herald.cli.fixture.Version;
 import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.client.ResourceSubscription;
+import dev.herald.client.TaskHandle;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.http.McpHttpServer;
 import dev.herald.session.CallOptions;
@@ -19,6 +20,7 @@ import dev.herald.wire.McpJson;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  * walks through the notification channel live: two calls with their own progress bars, a
  * cancellation, a list change and the lazy refetch it causes, a resource subscription and its
  * updates, log messages at two levels, and a stream the server drops mid-call that the client
- * resumes with {@code Last-Event-ID}. It ends with a summary of what was sent and received.
+ * resumes with {@code Last-Event-ID}, and a task (MCP 2025-11-25 basic/utilities/tasks) with its
+ * status row and progress bar, then one cancelled with {@code tasks/cancel}. It ends with a summary
+ * of what was sent and received.
  */
 @Command(
     name = "demo",
@@ -136,7 +140,8 @@ final class DemoCommand implements Callable<Integer> {
         rowA.finish("-> " + a.await().firstText());
         calls += 2;
         board.settle();
-        board.println("   " + record("A", a) + "; " + record("B", b));
+        board.println(
+            "   " + record("A", a.progressRecord()) + "; " + record("B", b.progressRecord()));
 
         board.println("");
         board.println("2. A cancellation: slow, 60 steps, cancelled after 1 s");
@@ -157,7 +162,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         calls++;
         board.settle();
-        board.println("   " + record("C", c));
+        board.println("   " + record("C", c.progressRecord()));
 
         board.println("");
         board.println("3. A list change and the lazy refetch it causes");
@@ -227,6 +232,45 @@ final class DemoCommand implements Callable<Integer> {
 
         board.println("");
         board.println(
+            "7. A task: slow_compute as a task (tools/call with params.task), followed by its status and its progress");
+        DemoBoard.Row rowT = board.row("task T");
+        TaskHandle t =
+            client.callToolAsTask(
+                "slow_compute",
+                args("seconds", ms(3000) / 1000.0, "label", "T"),
+                CallOptions.builder().progress(rowT::show).timeout(Duration.ofMinutes(2)).build(),
+                s -> rowT.status(s.status().wire(), s.statusMessage()));
+        CallToolResult done = t.await();
+        rowT.finish("-> " + done.firstText());
+        DemoBoard.Row rowU = board.row("task U");
+        TaskHandle u =
+            client.callToolAsTask(
+                "slow_compute",
+                args("seconds", 60, "label", "U"),
+                CallOptions.builder().progress(rowU::show).build(),
+                s -> rowU.status(s.status().wire(), s.statusMessage()));
+        Thread.sleep(ms(1000));
+        u.cancel("demo: the user pressed cancel");
+        try {
+          u.await();
+          rowU.finish("finished before the cancellation arrived");
+        } catch (CancelledException e) {
+          rowU.finish("-> tasks/cancel sent, the task ended cancelled");
+        }
+        calls += 2;
+        board.settle();
+        board.println(
+            "   "
+                + record("T", t.progressRecord())
+                + ", then "
+                + t.status().status().wire()
+                + "; "
+                + record("U", u.progressRecord())
+                + ", then "
+                + u.status().status().wire());
+
+        board.println("");
+        board.println(
             String.format(
                 Locale.ROOT,
                 "Summary: %d tool calls; received %d log messages, %d list change, %d resource updates; refused %d late and %d unknown progress updates; %.1f s",
@@ -243,8 +287,11 @@ final class DemoCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static String record(String name, ToolCallHandle h) {
-    ProgressRecord r = h.progressRecord().orElseThrow();
+  private static String record(String name, Optional<ProgressRecord> progress) {
+    ProgressRecord r = progress.orElse(null);
+    if (r == null) {
+      return name + ": no progress record";
+    }
     return String.format(
         Locale.ROOT,
         "%s: %d accepted, %d refused, %d rendered, ended by %s",

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       CallCommand.class,
       WatchCommand.class,
       ListCommand.class,
+      TasksCommand.class,
       ConformanceClientCommand.class,
       CommandLine.HelpCommand.class
     })

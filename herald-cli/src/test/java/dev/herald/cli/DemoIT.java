@@ -33,8 +33,13 @@ class DemoIT {
         .contains("log [info] demo: log message 1 of 1")
         .contains("log [warning] demo: log message 1 of 1")
         .contains("sent GET with Last-Event-ID and got the result")
+        .contains("task T       completed")
+        .contains("task T       -> T: computed for 0.75 s")
+        .contains("task U       -> tasks/cancel sent, the task ended cancelled")
+        .contains("task U       cancelled")
+        .contains("T: ")
         .contains(
-            "Summary: 11 tool calls; received 3 log messages, 1 list change, 2 resource updates")
+            "Summary: 13 tool calls; received 3 log messages, 1 list change, 2 resource updates")
         .doesNotContain("Exception");
     // Plain mode: no terminal escapes.
     assertThat(out).doesNotContain("\033[");

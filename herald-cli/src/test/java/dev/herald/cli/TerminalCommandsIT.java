@@ -33,7 +33,7 @@ class TerminalCommandsIT {
       List<String> captures = tmux.captureUntil(s -> s.contains("EXIT="), 80, 90_000);
       Map<String, List<Integer>> percents = new TreeMap<>();
       for (String screen : captures) {
-        for (String row : List.of("slow A", "slow B", "slow C")) {
+        for (String row : List.of("slow A", "slow B", "slow C", "task T", "task U")) {
           assertThat(screen.lines().filter(l -> l.stripLeading().startsWith(row + " ")).count())
               .as("%s is one line, redrawn in place", row)
               .isLessThanOrEqualTo(1);
@@ -51,7 +51,8 @@ class TerminalCommandsIT {
       assertThat(percents.get("slow A")).as("several renders of A were seen").hasSizeGreaterThan(3);
       String last = captures.get(captures.size() - 1);
       assertThat(last)
-          .contains("Summary: 11 tool calls")
+          .contains("task T       completed [########################] 100%")
+          .contains("Summary: 13 tool calls")
           .contains("EXIT=0")
           .doesNotContain("Exception");
     }
