@@ -210,7 +210,13 @@ final class TaskFollower {
       latest = s;
       lastActivity = client.settings().ticker().nanos();
       terminal = s.terminal();
-      client.tell(() -> listener.onStatus(s)); // enqueued under the lock: told in order
+      if (terminal && lease != null) {
+        // the last progress value is rendered before the terminal status is told (the last
+        // status: every earlier one was enqueued already, so the order holds)
+        lease.seal(() -> client.tell(() -> listener.onStatus(s)));
+      } else {
+        client.tell(() -> listener.onStatus(s)); // enqueued under the lock: told in order
+      }
     } finally {
       lock.unlock();
     }

@@ -239,6 +239,37 @@ class TaskFollowingTest {
   }
 
   @Test
+  void theTerminalStatusIsToldOnlyAfterThePendingProgressValueWasRendered() throws Exception {
+    TaskServer server = new TaskServer(ALL);
+    try (McpClient client = connect(server)) {
+      List<String> seen = new CopyOnWriteArrayList<>();
+      TaskHandle task =
+          client.callToolAsTask(
+              "work",
+              null,
+              CallOptions.builder()
+                  .progress(u -> seen.add("progress " + u.progress()))
+                  .renderInterval(Duration.ofHours(1)) // 7 stays pending until the end
+                  .build(),
+              s -> seen.add("status " + s.status().wire()));
+      eventually(() -> server.resultRequest.get() != null, "tasks/result is asked");
+      server.progress(1);
+      server.progress(7);
+      eventually(() -> events.progressUpdatesAccepted() == 2, "both updates accepted");
+
+      server.move("completed", null);
+      server.notifyStatus();
+      eventually(() -> seen.contains("status completed"), "the terminal status");
+      assertThat(seen)
+          .containsSubsequence("progress 1.0", "progress 7.0", "status completed")
+          .filteredOn(e -> e.startsWith("progress"))
+          .containsExactly("progress 1.0", "progress 7.0");
+      server.answerResult("done");
+      task.await();
+    }
+  }
+
+  @Test
   void aTaskWhoseClockRunsOutSendsTasksCancelAndNeverNotificationsCancelled() throws Exception {
     TaskServer server = new TaskServer(ALL);
     try (McpClient client = connect(server)) {

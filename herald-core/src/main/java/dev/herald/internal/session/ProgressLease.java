@@ -51,6 +51,20 @@ public final class ProgressLease {
   }
 
   /**
+   * The task turned terminal and its outcome is still to come: the pending value is rendered now
+   * as the last one, later updates are refused as late, and {@link #close} only records how it
+   * ended; then {@code then} runs on the listener's executor, after that render (a receiver
+   * renders the pending value before it shows a terminal task status). Idempotent; {@code then}
+   * runs every time.
+   */
+  public void seal(Runnable then) {
+    if (!closed.get()) {
+      tracker.seal();
+    }
+    callbacks.execute(then);
+  }
+
+  /**
    * Ends the token: the pending value is rendered as the last one, later updates are refused as
    * late. Idempotent; returns false if it was already closed.
    */

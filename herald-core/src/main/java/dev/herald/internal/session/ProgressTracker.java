@@ -53,6 +53,7 @@ public final class ProgressTracker {
   private boolean everRendered;
   private boolean pending;
   private Scheduler.@Nullable Cancellable flushTimer;
+  private boolean sealed; // guarded by lock: the last value was rendered, the end is not known
   private ProgressRecord.@Nullable Terminal terminal;
   private long endedAt;
 
@@ -87,7 +88,7 @@ public final class ProgressTracker {
     lock.lock();
     try {
       ProgressRejection why = null;
-      if (terminal != null) {
+      if (terminal != null || sealed) {
         why = ProgressRejection.LATE;
       } else if (!Double.isFinite(value) || (newTotal != null && !Double.isFinite(newTotal))) {
         why = ProgressRejection.NON_FINITE;
@@ -130,8 +131,35 @@ public final class ProgressTracker {
     lock.lock();
     try {
       flushTimer = null;
-      if (pending && terminal == null) {
+      if (pending && terminal == null && !sealed) {
         toRender = renderLocked(ticker.nanos(), false);
+      }
+    } finally {
+      lock.unlock();
+    }
+    deliver(toRender);
+  }
+
+  /**
+   * The work the token reports on is over but how it ended is not known yet (a task turned
+   * terminal; its outcome follows): the pending value is rendered now as the last one, later
+   * updates are refused as late, and {@link #close} only records how it ended. Work queued on the
+   * callback executor after this call runs after that render. Idempotent.
+   */
+  void seal() {
+    ProgressUpdate toRender = null;
+    lock.lock();
+    try {
+      if (terminal != null || sealed) {
+        return;
+      }
+      sealed = true;
+      if (flushTimer != null) {
+        flushTimer.cancel();
+        flushTimer = null;
+      }
+      if (pending) {
+        toRender = renderLocked(ticker.nanos(), true);
       }
     } finally {
       lock.unlock();
