@@ -74,13 +74,16 @@ final class Cli {
     return cmd;
   }
 
-  /** Runs a command with pipes (no terminal) and waits for it, at most 30 s. */
+  /**
+   * Runs a command with pipes (no terminal) and waits for it, at most 120 s: a safety net for a
+   * hung command, generous because each run starts two JVMs and the machine may be busy.
+   */
   static Run run(List<String> cmd) throws IOException, InterruptedException {
     Process p = new ProcessBuilder(cmd).start();
     p.getOutputStream().close();
     CompletableFuture<String> out = read(p.getInputStream());
     CompletableFuture<String> err = read(p.getErrorStream());
-    if (!p.waitFor(30, TimeUnit.SECONDS)) {
+    if (!p.waitFor(120, TimeUnit.SECONDS)) {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
       throw new AssertionError("timed out: " + String.join(" ", cmd));
