@@ -84,7 +84,9 @@ final class Pagination {
     } catch (IllegalArgumentException e) {
       throw invalid();
     }
-    if (raw.length != 4 + MAC_BYTES) {
+    // only the canonical form: base64 leaves spare bits in the last character (and allows
+    // padding), and a cursor differing from the issued one in any character is not one we issued
+    if (raw.length != 4 + MAC_BYTES || !ENCODER.encodeToString(raw).equals(cursor)) {
       throw invalid();
     }
     ByteBuffer buf = ByteBuffer.wrap(raw);

@@ -1,6 +1,9 @@
 package dev.herald.server;
 
-import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,11 +12,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An RFC 6570 level-1 URI template ({@code demo://users/{id}/profile}) used for matching, not
  * expansion. A level-1 expansion percent-encodes every reserved character, so a variable matches
- * one or more characters other than {@code / ? #}; values are percent-decoded. Operators of
+ * one or more characters other than {@code / ? #}; values are percent-decoded strictly (escapes
+ * that are not UTF-8 match nothing, RFC 3986 §2.5). Operators of
  * levels 2 to 4 ({@code {+x}}, {@code {?x}}, {@code {x*}} ...) are refused when the template is
  * registered.
  */
@@ -95,15 +100,66 @@ final class UriTemplate {
     }
     Map<String, String> values = new LinkedHashMap<>();
     for (int g = 0; g < variables.size(); g++) {
-      String raw = m.group(g + 1);
-      String value;
-      try {
-        value = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        return Optional.empty(); // a malformed %-escape names nothing
+      String value = percentDecode(m.group(g + 1));
+      if (value == null) {
+        return Optional
+            .empty(); // a malformed %-escape, or escapes that are not UTF-8, name nothing
       }
       values.put(variables.get(g), value);
     }
     return Optional.of(values);
+  }
+
+  /**
+   * RFC 3986 §2.1 percent-decoding, strictly: each run of {@code %HH} escapes (ASCII hex digits
+   * only) must be well-formed UTF-8 on its own; other characters, {@code +} included, stand for
+   * themselves. Returns {@code null} for anything else, never replacement characters.
+   */
+  private static @Nullable String percentDecode(String raw) {
+    if (raw.indexOf('%') < 0) {
+      return raw;
+    }
+    StringBuilder out = new StringBuilder(raw.length());
+    CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    int i = 0;
+    while (i < raw.length()) {
+      if (raw.charAt(i) != '%') {
+        out.append(raw.charAt(i++));
+        continue;
+      }
+      ByteBuffer bytes = ByteBuffer.allocate((raw.length() - i) / 3 + 1);
+      while (i < raw.length() && raw.charAt(i) == '%') {
+        int hi = i + 2 < raw.length() ? hex(raw.charAt(i + 1)) : -1;
+        int lo = hi < 0 ? -1 : hex(raw.charAt(i + 2));
+        if (lo < 0) {
+          return null;
+        }
+        bytes.put((byte) (hi << 4 | lo));
+        i += 3;
+      }
+      try {
+        out.append(utf8.decode(bytes.flip()));
+      } catch (CharacterCodingException e) {
+        return null;
+      }
+    }
+    return out.toString();
+  }
+
+  private static int hex(char c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
   }
 }

@@ -346,6 +346,12 @@ public final class InMemoryTaskStore implements TaskStore {
       if (!MessageDigest.isEqual(tag, tag(owner, body))) {
         throw new IllegalArgumentException("bad tag");
       }
+      // only the canonical form: base64 leaves spare bits in the last character (and allows
+      // padding), and a cursor differing from the issued one in any character is not ours
+      Base64.Encoder canonical = Base64.getUrlEncoder().withoutPadding();
+      if (!cursor.equals(canonical.encodeToString(body) + "." + canonical.encodeToString(tag))) {
+        throw new IllegalArgumentException("not canonical");
+      }
       String[] parts = new String(body, StandardCharsets.UTF_8).split("\\.", 3);
       return new Position(
           Instant.ofEpochSecond(Long.parseLong(parts[0]), Long.parseLong(parts[1])), parts[2]);

@@ -51,6 +51,9 @@ public final class MessageCodec {
       return parseError("Parse error: " + limitMessage(e));
     } catch (JacksonException e) {
       return parseError("Parse error: invalid JSON");
+    } catch (NumberFormatException e) {
+      // Jackson refuses a number it cannot hold (an exponent beyond int range) with this
+      return parseError("Parse error: number out of range");
     } catch (StackOverflowError e) {
       return parseError("Parse error: nesting too deep");
     }

@@ -4,6 +4,9 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.MetaKeys;
 import dev.herald.wire.Tool;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -85,7 +88,7 @@ public final class McpHeaders {
    * A value as a header value: as it is when it is plain header-safe ASCII, else {@code
    * =?base64?...?=} of its UTF-8 bytes. Encoded are values with a character outside 0x20-0x7E
    * (non-ASCII, control characters, tabs), leading or trailing whitespace, and values that look
-   * like the encoded form themselves.
+   * like the encoded form themselves (its prefix in any case).
    */
   public static String encode(String value) {
     if (!needsEncoding(value)) {
@@ -98,7 +101,7 @@ public final class McpHeaders {
 
   /**
    * A header value as the value it stands for: {@code =?base64?...?=} decoded, anything else as
-   * it is; empty when the encoded form is not valid Base64.
+   * it is; empty when the encoded form is not valid Base64 or does not decode to valid UTF-8.
    */
   public static Optional<String> decode(String headerValue) {
     if (!isSentinel(headerValue)) {
@@ -108,8 +111,16 @@ public final class McpHeaders {
         headerValue.substring(
             SENTINEL_START.length(), headerValue.length() - SENTINEL_END.length());
     try {
-      return Optional.of(new String(Base64.getDecoder().decode(b64), StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
+      byte[] bytes = Base64.getDecoder().decode(b64);
+      // strictly: bytes that are not UTF-8 name no value (never replacement characters)
+      return Optional.of(
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString());
+    } catch (IllegalArgumentException | CharacterCodingException e) {
       return Optional.empty();
     }
   }
@@ -126,9 +137,10 @@ public final class McpHeaders {
     return padded || isSentinel(value);
   }
 
+  /** The encoded form, its prefix in any case (as servers read it, so both sides agree). */
   private static boolean isSentinel(String value) {
     return value.length() >= SENTINEL_START.length() + SENTINEL_END.length()
-        && value.startsWith(SENTINEL_START)
+        && value.regionMatches(true, 0, SENTINEL_START, 0, SENTINEL_START.length())
         && value.endsWith(SENTINEL_END);
   }
 
