@@ -248,6 +248,25 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
+   * How many keep-alive comments in a row a session's streams may fail before the session is
+   * evicted (default 3). A keep-alive fails when it cannot be written: the connection's previous
+   * write is still outstanding when the keep-alive is due, as it is for a client that vanished
+   * without closing its connection (it stopped reading, or the network dropped it). When one of a
+   * Streamable HTTP session's connections has not taken a keep-alive for this many {@linkplain
+   * #sseKeepAlive intervals} and the client sent nothing meanwhile, the session ends as if deleted
+   * (MCP 2025-11-25 basic/transports, "Session Management"): its connections are aborted, its
+   * running requests cancelled, its session-bound tasks cancelled, and its slot freed. A 2024-11-05
+   * HTTP+SSE session whose stream stalls so ends too. A connection whose write fails outright ends
+   * at once; its session then ends by the {@linkplain #sessionIdleTimeout idle timeout}.
+   *
+   * @throws IllegalArgumentException if less than 1
+   */
+  public final B sseKeepAliveFailures(int failures) {
+    config.sseKeepAliveFailures(failures);
+    return self();
+  }
+
+  /**
    * The clock for session idleness (default {@link Ticker#system()}); tests pass a fake one.
    *
    * @throws NullPointerException if {@code ticker} is null

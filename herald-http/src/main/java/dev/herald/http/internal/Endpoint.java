@@ -279,8 +279,9 @@ public final class Endpoint {
       if (s.idleSince(now, config.idleTimeoutNanos)) {
         LOG.log(System.Logger.Level.DEBUG, "session {0} idle: ended", s.id);
         s.close();
-      } else {
-        s.keepAlive(sysNow, config.keepAliveNanos);
+      } else if (s.keepAlive(sysNow, config.keepAliveNanos, config.keepAliveFailures)) {
+        LOG.log(System.Logger.Level.DEBUG, "session {0} takes no keep-alives: evicted", s.id);
+        s.evict();
       }
     }
     for (LegacySession s : legacySessions.values()) {
@@ -288,7 +289,8 @@ public final class Endpoint {
         LOG.log(System.Logger.Level.DEBUG, "legacy session {0} idle: ended", s.id);
         s.shutdown();
       } else {
-        s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
+        // a client that left fails the write; one that stopped reading stalls it
+        s.keepAlive(sysNow, config.keepAliveNanos, config.keepAliveFailures);
       }
     }
     // A 2026 stream is probed at least every second: containers notice a client that left only
