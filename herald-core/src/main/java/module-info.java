@@ -6,7 +6,8 @@
  *
  * <p>The API is the exported packages: {@code dev.herald.server} and {@code dev.herald.client}
  * (the roles), {@code dev.herald.wire} (every MCP type), {@code dev.herald.session} (what a call
- * carries: options, cancellation, progress, injected time) and {@code dev.herald.transport} with
+ * carries: options, cancellation, progress, injected time), {@code dev.herald.tasks} (tasks at
+ * rest: the task store and its in-memory implementation) and {@code dev.herald.transport} with
  * its stdio and HTTP client implementations. The session engine lives in {@code
  * dev.herald.internal.session}, exported only to Herald's own modules.
  */

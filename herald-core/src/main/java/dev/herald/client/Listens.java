@@ -49,7 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
  * declared {@code resources.subscribe}; the acknowledgement is that honoured subset, at once.
  *
  * <p>Thread-safe. A listen's id is known only once the engine sent it, so a notification for an
- * unknown id read while a listen is being sent ({@code sending > 0}) is kept in {@code early} and
+ * unknown id (or a {@code notifications/cancelled} naming one) read while a listen is being sent ({@code sending > 0}) is kept in {@code early} and
  * delivered when that id is registered; {@code lock} guards {@code byId} and {@code early} and is
  * held while a notification is handed on (which only enqueues), never while sending, so the
  * listener sees a listen's notifications in arrival order.
@@ -176,7 +176,22 @@ final class Listens {
     }
     if (McpMethods.CANCELLED.equals(n.method())) {
       RequestId id = cancelledId(n.params());
-      Listen listen = id == null ? null : byId.get(id);
+      if (id == null) {
+        return false;
+      }
+      Listen listen;
+      lock.lock();
+      try {
+        listen = byId.get(id);
+        if (listen == null && modern && sending.get() > 0) {
+          // the server may end a listen before this client registered its id (2026-07-28
+          // servers send no requests, so a cancel names a listen or nothing): keep it for then
+          early.computeIfAbsent(id, k -> new ArrayList<>()).add(n);
+          return true;
+        }
+      } finally {
+        lock.unlock();
+      }
       if (listen == null) {
         return false;
       }
@@ -333,6 +348,7 @@ final class Listens {
     /** A notification of this listen, on the reader. */
     void deliver(JsonRpcMessage.Notification n) {
       switch (n.method()) {
+        case McpMethods.CANCELLED -> endedByServer(); // read before this listen was registered
         case McpMethods.SUBSCRIPTIONS_ACKNOWLEDGED -> {
           SubscriptionFilter honoured;
           try {

@@ -2,6 +2,7 @@ package dev.herald.server;
 
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
+import dev.herald.session.ProgressReporter;
 import dev.herald.tasks.StoredTask;
 import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.ErrorCodes;
@@ -48,6 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class ModernTaskInput implements TaskInput {
   private final TaskRuntime runtime;
   private final RunningTask task;
+  private final ModernTaskProgress progress;
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Pending> pending = new LinkedHashMap<>(); // guarded by lock
   private final Set<String> used = new HashSet<>(); // guarded by lock
@@ -62,6 +64,17 @@ final class ModernTaskInput implements TaskInput {
   private ModernTaskInput(TaskRuntime runtime, RunningTask task) {
     this.runtime = runtime;
     this.task = task;
+    this.progress =
+        new ModernTaskProgress(runtime, task.session().server().scheduler, task.taskId());
+  }
+
+  /**
+   * The task's progress reporter over the request's: folded into the status message when the
+   * request came on a connection of its own that is gone (a 2026-07-28 HTTP POST, {@link
+   * ModernTaskProgress}); the request's own otherwise (stdio: by token on the pipe).
+   */
+  ProgressReporter progress(ProgressReporter request) {
+    return task.session().statelessOnly() ? progress.over(request) : request;
   }
 
   static TaskInput.Factory factory(TaskRuntime runtime) {
@@ -81,6 +94,9 @@ final class ModernTaskInput implements TaskInput {
   @Override
   public InputResponses askAll(Map<String, ? extends InputRequest> requests, CallOptions options)
       throws InterruptedException {
+    if (requests.isEmpty()) {
+      return new InputResponses(McpJson.object()); // nothing asked, nothing to wait for
+    }
     requireDeclared(requests.values());
     Map<String, String> wireKeys = new LinkedHashMap<>(); // handler key -> wire key
     Map<String, InputRequest> asked = new LinkedHashMap<>();

@@ -138,6 +138,10 @@ final class TaskContext implements RequestContext {
 
   @Override
   public ProgressReporter progress() {
+    RunningTask t = task;
+    if (t != null && t.input() instanceof ModernTaskInput modern) {
+      return modern.progress(before.progress()); // 2026-07-28 over HTTP: the status message
+    }
     return before.progress(); // the request's emitter: the detached work keeps it open
   }
 

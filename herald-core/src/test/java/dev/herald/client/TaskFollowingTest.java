@@ -214,6 +214,8 @@ class TaskFollowingTest {
       server.progress(2);
       server.progress(7); // pending: the cadence holds it back
       eventually(() -> events.progressUpdatesAccepted() == 3, "updates after creation accepted");
+      // renders reach the listener on the client's listener thread: wait for the first one
+      eventually(() -> !updates.isEmpty(), "the first update rendered");
       assertThat(updates).extracting(ProgressUpdate::progress).containsExactly(1.0);
 
       server.move("completed", null);

@@ -76,6 +76,22 @@ class ModernTasksOverHttpTest {
                   return CallToolResult.text("computed " + call.string("label", ""));
                 })
             .tool(
+                Tool.builder("half_way").taskSupport(TaskSupport.OPTIONAL).build(),
+                call -> {
+                  call.context().progress().report(1, 2.0, "half");
+                  release.await(30, TimeUnit.SECONDS);
+                  return CallToolResult.text("whole");
+                })
+            .tool(
+                Tool.builder("quick_steps").taskSupport(TaskSupport.OPTIONAL).build(),
+                call -> {
+                  for (int i = 1; i < 10; i++) {
+                    call.context().progress().report(i, 10.0, "step");
+                  }
+                  release.await(30, TimeUnit.SECONDS);
+                  return CallToolResult.text("stepped");
+                })
+            .tool(
                 Tool.builder("failing_job").taskSupport(TaskSupport.REQUIRED).build(),
                 call -> CallToolResult.error("the job failed"))
             .tool(
@@ -296,6 +312,44 @@ class ModernTasksOverHttpTest {
     assertThat(again.at("/result/resultType").asString()).isEqualTo("complete");
     assertThat(code(tasks("tasks/cancel", "no-such-task", "", TASKS_META)))
         .isEqualTo(ErrorCodes.INVALID_PARAMS);
+  }
+
+  @Test
+  void progressAfterTheCreatingPostIsFoldedIntoTheStatusMessage() throws Exception {
+    JsonNode created =
+        post(
+            "tools/call",
+            "half_way",
+            "{'name':'half_way','arguments':{},"
+                + TASKS_META.replace("'_meta':{", "'_meta':{'progressToken':'p1',")
+                + "}");
+    String id = created.at("/result/taskId").asString();
+    eventually(
+        () -> {
+          try {
+            return "half (50%)".equals(get(id).path("statusMessage").asString(""));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        "the progress shows in the status message");
+    release.countDown();
+    assertThat(awaitStatus(id, "completed").at("/result/content/0/text").asString())
+        .isEqualTo("whole");
+  }
+
+  @Test
+  void aBurstOfProgressEndsWithItsLastValueInTheStatusMessage() throws Exception {
+    String id = call("quick_steps", "{}", TASKS_META).at("/result/taskId").asString();
+    eventually(
+        () -> {
+          try {
+            return "step (90%)".equals(get(id).path("statusMessage").asString(""));
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        },
+        "the last value of the burst shows");
   }
 
   // ---------------------------------------------------------------- input
