@@ -233,8 +233,9 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
-   * How long a standing (GET) stream may stay silent before a keep-alive comment is written to it
-   * (default 15 s). Keep it below the idle timeouts of proxies and containers in between. A
+   * How long an SSE connection (a standing GET stream, or a request's stream once it switched to
+   * SSE) may stay silent before a keep-alive comment is written to it (default 15 s); see {@link
+   * #sseKeepAliveFailures} for what a keep-alive that cannot be written does. Keep it below the idle timeouts of proxies and containers in between. A
    * 2026-07-28 request's stream gets one after this interval or one second of silence, whichever
    * is shorter: a client that left is noticed when the write fails, and its leaving cancels the
    * request.
