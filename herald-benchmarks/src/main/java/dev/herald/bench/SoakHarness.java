@@ -67,7 +67,12 @@ public final class SoakHarness {
   private static final Map<String, String> FIRST_ERROR = new ConcurrentSkipListMap<>();
 
   /** One sample of the server process. */
-  record Sample(long fds, long threads, long heapKb, Map<String, Integer> threadKinds) {
+  record Sample(
+      long fds,
+      long threads,
+      long heapKb,
+      Map<String, Integer> threadKinds,
+      Map<String, Long> heraldInstances) {
     @Override
     public String toString() {
       return "fds " + fds + ", threads " + threads + ", heap after full GC " + heapKb + " KiB";
@@ -189,6 +194,15 @@ public final class SoakHarness {
           }
         }
       }
+      System.out.println(
+          "Herald objects live after a full GC, where the count grew by 10 or more:");
+      end.heraldInstances()
+          .forEach((cls, n) -> {
+            long was = start.heraldInstances().getOrDefault(cls, 0L);
+            if (n - was >= 10) {
+              System.out.printf(Locale.ROOT, "  %-60s %8d -> %8d%n", cls, was, n);
+            }
+          });
       boolean pass = fdsOk && threadsOk && poolOk && heapOk && child.isAlive();
       System.out.println(
           pass
@@ -236,7 +250,16 @@ public final class SoakHarness {
         kinds.merge(name, 1, Integer::sum);
       }
     }
-    return new Sample(fds, threads, heapKb, kinds);
+    Map<String, Long> instances = new java.util.TreeMap<>();
+    Pattern row = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+\\d+\\s+(dev\\.herald\\S*)");
+    for (String l :
+        run(jcmd.toString(), Long.toString(pid), "GC.class_histogram").lines().toList()) {
+      Matcher h = row.matcher(l);
+      if (h.find()) {
+        instances.merge(h.group(2), Long.parseLong(h.group(1)), Long::sum);
+      }
+    }
+    return new Sample(fds, threads, heapKb, kinds, instances);
   }
 
   private static String run(String... cmd) throws IOException, InterruptedException {

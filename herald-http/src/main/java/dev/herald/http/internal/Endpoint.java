@@ -297,7 +297,7 @@ public final class Endpoint {
     // when a write fails, and that departure is the request's cancellation.
     long probe = Math.min(config.keepAliveNanos, STATELESS_PROBE_NANOS);
     for (StatelessCall c : stateless) {
-      c.keepAlive(sysNow, probe);
+      c.keepAlive(sysNow, probe, config.keepAliveNanos * config.keepAliveFailures);
     }
   }
 }
