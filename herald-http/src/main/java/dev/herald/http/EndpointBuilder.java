@@ -233,8 +233,9 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
-   * How long a standing (GET) stream may stay silent before a keep-alive comment is written to it
-   * (default 15 s). Keep it below the idle timeouts of proxies and containers in between. A
+   * How long an SSE connection (a standing GET stream, or a request's stream once it switched to
+   * SSE) may stay silent before a keep-alive comment is written to it (default 15 s); see {@link
+   * #sseKeepAliveFailures} for what a keep-alive that cannot be written does. Keep it below the idle timeouts of proxies and containers in between. A
    * 2026-07-28 request's stream gets one after this interval or one second of silence, whichever
    * is shorter: a client that left is noticed when the write fails, and its leaving cancels the
    * request.
@@ -244,6 +245,25 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
    */
   public final B sseKeepAlive(Duration interval) {
     config.sseKeepAlive(interval);
+    return self();
+  }
+
+  /**
+   * How many keep-alive comments in a row a session's streams may fail before the session is
+   * evicted (default 3). A keep-alive fails when it cannot be written: the connection's previous
+   * write is still outstanding when the keep-alive is due, as it is for a client that vanished
+   * without closing its connection (it stopped reading, or the network dropped it). When one of a
+   * Streamable HTTP session's connections has not taken a keep-alive for this many {@linkplain
+   * #sseKeepAlive intervals} and the client sent nothing meanwhile, the session ends as if deleted
+   * (MCP 2025-11-25 basic/transports, "Session Management"): its connections are aborted, its
+   * running requests cancelled, its session-bound tasks cancelled, and its slot freed. A 2024-11-05
+   * HTTP+SSE session whose stream stalls so ends too. A connection whose write fails outright ends
+   * at once; its session then ends by the {@linkplain #sessionIdleTimeout idle timeout}.
+   *
+   * @throws IllegalArgumentException if less than 1
+   */
+  public final B sseKeepAliveFailures(int failures) {
+    config.sseKeepAliveFailures(failures);
     return self();
   }
 

@@ -158,6 +158,7 @@ class CancelledCallStreamTest {
         () -> StreamProbe.openRequestStreams(http.endpoint) == 0,
         "no request stream open before the loop");
     long fdsBefore = openDescriptors();
+    long heapBefore = heapAfterGc();
     int streamsBefore = 0;
 
     List<CompletableFuture<Void>> ends = new ArrayList<>();
@@ -177,8 +178,16 @@ class CancelledCallStreamTest {
     int streamsAfter = StreamProbe.openRequestStreams(http.endpoint);
     long ended = ends.stream().filter(CompletableFuture::isDone).count();
     System.out.printf(
-        "cancel loop: %d calls; descriptors %d -> %d; open request streams %d -> %d; bodies ended %d%n",
-        calls, fdsBefore, fdsAfter, streamsBefore, streamsAfter, ended);
+        "cancel loop: %d calls; descriptors %d -> %d; open request streams %d -> %d; bodies ended"
+            + " %d; heap after GC (server and client) %d KiB -> %d KiB%n",
+        calls,
+        fdsBefore,
+        fdsAfter,
+        streamsBefore,
+        streamsAfter,
+        ended,
+        heapBefore / 1024,
+        heapAfterGc() / 1024);
 
     assertThat(allEnded)
         .as(
@@ -227,6 +236,14 @@ class CancelledCallStreamTest {
   private static Event firstMessage(SseReader stream) throws InterruptedException {
     Event e = stream.event();
     return e.priming() ? stream.event() : e;
+  }
+
+  /** Heap used after a full GC (for the printed figures of the long runs; not asserted). */
+  static long heapAfterGc() {
+    System.gc();
+    System.gc();
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
   }
 
   static long openDescriptors() {

@@ -57,6 +57,7 @@ class LegacySessionReapingTest {
     start(b -> b.sseKeepAlive(Duration.ofMillis(100)));
     boolean procFs = Files.isDirectory(Path.of("/proc/self/fd"));
     long fdsBefore = procFs ? openDescriptors() : 0;
+    long heapBefore = CancelledCallStreamTest.heapAfterGc();
     int rounds =
         Integer.getInteger("herald.test.abandonedLegacyRounds", 3); // -D... for a longer run
     for (int round = 0; round < rounds; round++) {
@@ -80,6 +81,13 @@ class LegacySessionReapingTest {
           .as("descriptors %d -> %d", fdsBefore, openDescriptors())
           .isTrue();
     }
+    System.out.printf(
+        "abandoned legacy streams: %d; descriptors %d -> %d; heap after GC %d KiB -> %d KiB%n",
+        rounds * CAP,
+        fdsBefore,
+        procFs ? openDescriptors() : 0,
+        heapBefore / 1024,
+        CancelledCallStreamTest.heapAfterGc() / 1024);
     Client client = new Client(http.uri());
     client.initialize(); // 200, not 503
     assertThat(http.sessionCount()).isEqualTo(1);

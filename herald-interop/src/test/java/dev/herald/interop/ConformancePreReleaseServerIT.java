@@ -129,6 +129,14 @@ class ConformancePreReleaseServerIT {
                   .toList())
           .as("handshake-era scenarios with failures or warnings")
           .isEmpty();
+      // MCP 2025-11-25 basic/transports, "Session Management": notifications/initialized is
+      // accepted on the issued id, DELETE ends the session, and its id then gets 404
+      assertThat(
+              ConformanceSuite.scenarios("server-alpha-all-2025-11-25")
+                  .get("server-session-lifecycle"))
+          .as("the server-session-lifecycle scenario ran")
+          .isNotNull()
+          .satisfies(s -> assertThat(s.passed()).as(s.toString()).isEqualTo(3));
       assertThat(t.failed()).as(t.output()).isZero();
       assertThat(t.passed()).as("checks passed").isGreaterThanOrEqualTo(80);
       assertThat(t.exitCode()).as(t.output()).isZero();

@@ -279,8 +279,9 @@ public final class Endpoint {
       if (s.idleSince(now, config.idleTimeoutNanos)) {
         LOG.log(System.Logger.Level.DEBUG, "session {0} idle: ended", s.id);
         s.close();
-      } else {
-        s.keepAlive(sysNow, config.keepAliveNanos);
+      } else if (s.keepAlive(sysNow, config.keepAliveNanos, config.keepAliveFailures)) {
+        LOG.log(System.Logger.Level.DEBUG, "session {0} takes no keep-alives: evicted", s.id);
+        s.evict();
       }
     }
     for (LegacySession s : legacySessions.values()) {
@@ -288,14 +289,15 @@ public final class Endpoint {
         LOG.log(System.Logger.Level.DEBUG, "legacy session {0} idle: ended", s.id);
         s.shutdown();
       } else {
-        s.keepAlive(sysNow, config.keepAliveNanos); // a client that left fails the write
+        // a client that left fails the write; one that stopped reading stalls it
+        s.keepAlive(sysNow, config.keepAliveNanos, config.keepAliveFailures);
       }
     }
     // A 2026 stream is probed at least every second: containers notice a client that left only
     // when a write fails, and that departure is the request's cancellation.
     long probe = Math.min(config.keepAliveNanos, STATELESS_PROBE_NANOS);
     for (StatelessCall c : stateless) {
-      c.keepAlive(sysNow, probe);
+      c.keepAlive(sysNow, probe, config.keepAliveNanos * config.keepAliveFailures);
     }
   }
 }

@@ -36,6 +36,7 @@ public final class EndpointConfig {
   final byte[] retryField;
   final String retryText;
   final long keepAliveNanos;
+  final int keepAliveFailures;
   final Ticker ticker;
   final Scheduler scheduler;
 
@@ -63,6 +64,7 @@ public final class EndpointConfig {
     this.retryText = "retry: " + b.retry.toMillis() + "\n";
     this.retryField = HttpExchanges.ascii(retryText + "\n");
     this.keepAliveNanos = b.keepAlive.toNanos();
+    this.keepAliveFailures = b.keepAliveFailures;
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
   }
@@ -127,6 +129,7 @@ public final class EndpointConfig {
     private Duration pollingInterval = Duration.ZERO;
     private Duration retry = Duration.ofSeconds(1);
     private Duration keepAlive = Duration.ofSeconds(15);
+    private int keepAliveFailures = 3;
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
 
@@ -255,6 +258,14 @@ public final class EndpointConfig {
         throw new IllegalArgumentException("sseKeepAlive must be positive, was " + interval);
       }
       this.keepAlive = interval;
+    }
+
+    public void sseKeepAliveFailures(int failures) {
+      if (failures < 1) {
+        throw new IllegalArgumentException(
+            "sseKeepAliveFailures must be at least 1, was " + failures);
+      }
+      this.keepAliveFailures = failures;
     }
 
     public void ticker(Ticker ticker) {

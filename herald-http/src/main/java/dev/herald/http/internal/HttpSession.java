@@ -89,6 +89,10 @@ public final class HttpSession {
   private volatile EventListener events = EventListener.NONE;
 
   private volatile long lastActivity;
+
+  /** When the client last sent a message ({@link System#nanoTime}), for keep-alive eviction. */
+  private volatile long lastInboundNanos = System.nanoTime();
+
   private volatile boolean closed;
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
@@ -190,6 +194,7 @@ public final class HttpSession {
   /** Hands a notification or response (or a request whose stream is registered) to the engine. */
   void deliver(DecodedMessage frame) {
     touch();
+    lastInboundNanos = System.nanoTime();
     Transport.Receiver r = receiver;
     if (r == null || closed) {
       return;
@@ -353,18 +358,53 @@ public final class HttpSession {
     return true;
   }
 
-  /** Sends a keep-alive comment on connections that wrote nothing for {@code quietNanos}. */
-  void keepAlive(long nowSystemNanos, long quietNanos) {
-    SseStream s = standing;
-    if (s == null) {
-      return;
+  /**
+   * Sends a keep-alive comment on each connection of this session (standing and request streams)
+   * that wrote nothing for {@code quietNanos}.
+   *
+   * @return true if the session should be evicted: one of its connections has had a write
+   *     outstanding for {@code failures} keep-alive intervals in a row (each keep-alive due in that
+   *     time failed) and the client sent nothing meanwhile
+   */
+  boolean keepAlive(long nowSystemNanos, long quietNanos, int failures) {
+    boolean stalled = false;
+    for (SseSink sink : sinks()) {
+      if (sink.stalled(nowSystemNanos, quietNanos, failures)) {
+        stalled = true;
+      } else if (nowSystemNanos - sink.lastWriteNanos() >= quietNanos
+          && sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null))) {
+        sink.flush();
+      }
     }
-    SseSink sink = s.sink();
-    if (sink != null
-        && nowSystemNanos - sink.lastWriteNanos() >= quietNanos
-        && sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null))) {
-      sink.flush();
+    return stalled && nowSystemNanos - lastInboundNanos >= quietNanos * failures;
+  }
+
+  /** The connections attached to this session's streams. */
+  private List<SseSink> sinks() {
+    List<SseStream> all;
+    synchronized (streams) {
+      all = new ArrayList<>(streams.values());
     }
+    List<SseSink> out = new ArrayList<>(all.size());
+    for (SseStream s : all) {
+      SseSink sink = s.sink();
+      if (sink != null) {
+        out.add(sink);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Evicts the session: its client stopped taking keep-alives. Every connection is aborted (a
+   * write that never completes would otherwise hold it), then the session ends as on DELETE.
+   */
+  void evict() {
+    java.io.IOException cause = new java.io.IOException("keep-alives failed: client gone");
+    for (SseSink sink : sinks()) {
+      sink.fail(cause);
+    }
+    close();
   }
 
   /** Ends the session (DELETE, expiry, shutdown): the server session closes, then {@link #terminate}. */

@@ -63,10 +63,15 @@ final class LegacySession implements Transport, SseSink.Listener {
 
   /**
    * Writes a keep-alive comment when the stream wrote nothing for {@code quietNanos}; a client
-   * that went away makes the write fail, and the session ends ({@link #detached}).
+   * that went away makes the write fail, and the session ends ({@link #detached}). A client that
+   * stopped reading leaves a write outstanding: after {@code failures} intervals of it the stream
+   * is aborted and the session ends the same way.
    */
-  void keepAlive(long nowSystemNanos, long quietNanos) {
-    if (!closed && nowSystemNanos - sink.lastWriteNanos() >= quietNanos) {
+  void keepAlive(long nowSystemNanos, long quietNanos, int failures) {
+    if (!closed && sink.stalled(nowSystemNanos, quietNanos, failures)) {
+      // a client that stopped reading: no keep-alive got through for that long
+      sink.fail(new java.io.IOException("keep-alives failed: client gone"));
+    } else if (!closed && nowSystemNanos - sink.lastWriteNanos() >= quietNanos) {
       sink.enqueue(new SseSink.Frame(-1, SseSink.KEEP_ALIVE, null));
       sink.flush();
     }

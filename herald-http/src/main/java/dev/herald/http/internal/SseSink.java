@@ -171,6 +171,28 @@ public final class SseSink implements Exchange.Done {
     return lastWriteNanos;
   }
 
+  /**
+   * When the write still outstanding was handed to the exchange ({@link System#nanoTime}), or -1
+   * if none is: a write that never completes is a client that stopped reading.
+   */
+  long pendingSinceNanos() {
+    lock.lock();
+    try {
+      return loop == Loop.WAITING && !closed ? lastWriteNanos : -1;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether this connection could not take a keep-alive for {@code failures} intervals of {@code
+   * quietNanos} in a row: one write has been outstanding all that time.
+   */
+  boolean stalled(long nowSystemNanos, long quietNanos, int failures) {
+    long since = pendingSinceNanos();
+    return since >= 0 && nowSystemNanos - since >= quietNanos * failures;
+  }
+
   /** The loop: writes batches until the queue is empty or a write is left pending. */
   private void run() {
     while (true) {

@@ -248,10 +248,23 @@ final class StatelessCall implements Transport, SseSink.Listener {
 
   /**
    * Sends a {@code :} comment if nothing was written for {@code quietNanos}; a response still held
-   * that long becomes a stream first, so the comment can be sent.
+   * that long becomes a stream first, so the comment can be sent. A stream with a write outstanding
+   * for {@code stalledNanos} (its client stopped reading: that many keep-alives could not be
+   * written) is aborted, which cancels the request if it was not answered yet, and the call ends.
    */
-  void keepAlive(long nowSystemNanos, long quietNanos) {
+  void keepAlive(long nowSystemNanos, long quietNanos, long stalledNanos) {
     SseSink s;
+    lock.lock();
+    try {
+      s = sink;
+    } finally {
+      lock.unlock();
+    }
+    if (s != null && s.stalled(nowSystemNanos, stalledNanos, 1)) {
+      // its client stopped reading: no keep-alive (or the response) got through for that long
+      s.fail(new IOException("keep-alives failed: client gone"));
+      return;
+    }
     lock.lock();
     try {
       if (state == State.HELD) {
@@ -278,24 +291,25 @@ final class StatelessCall implements Transport, SseSink.Listener {
 
   @Override
   public void detached(SseSink s, @Nullable Throwable cause) {
-    if (cause != null) {
-      cancel(cause); // the stream closed before the response: that is a cancellation
-    } else {
-      finish(); // the response was written and the stream ended
+    if (cause != null && cancel(cause)) {
+      return; // the stream closed before the response: that is a cancellation
     }
+    finish(); // the response was written and the stream ended (or its last write failed)
   }
 
   /**
    * The stream closed (or the request was cancelled) before the response: nothing more is
    * written, and the session closes, which interrupts the handler.
+   *
+   * @return false if the call was already done (answered, cancelled or closed)
    */
-  void cancel(Throwable cause) {
+  boolean cancel(Throwable cause) {
     Exchange h;
     SseSink s;
     lock.lock();
     try {
       if (state == State.DONE) {
-        return;
+        return false;
       }
       state = State.DONE;
       cancelled = true;
@@ -311,6 +325,7 @@ final class StatelessCall implements Transport, SseSink.Listener {
       h.abort(cause);
     }
     finish();
+    return true;
   }
 
   /** The exchange is over: close the session (off the caller's thread) and count the call out. */
