@@ -75,7 +75,7 @@ class StdioProgressOrderIT {
   }
 
   private JsonNode next() throws InterruptedException {
-    byte[] line = lines.poll(20, TimeUnit.SECONDS);
+    byte[] line = lines.poll(60, TimeUnit.SECONDS);
     assertThat(line).as("a line from the server").isNotNull();
     return JSON.readTree(new String(line, StandardCharsets.UTF_8));
   }

@@ -61,7 +61,7 @@ class WatchCommandIT {
               "resources/updated " + TestServer.TICKER,
               "log [info] ticker: tick ");
       java.util.Set<String> seen = new java.util.HashSet<>();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (seen.size() < wanted.size() && System.nanoTime() < deadline) {
         String line = lines.poll(500, TimeUnit.MILLISECONDS);
         if (line == null) {
@@ -123,7 +123,7 @@ class WatchCommandIT {
               "resources/list_changed",
               "resources/updated " + TestServer.TICKER);
       java.util.Set<String> seen = new java.util.HashSet<>();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (seen.size() < wanted.size() && System.nanoTime() < deadline) {
         String line = lines.poll(500, TimeUnit.MILLISECONDS);
         if (line == null) {
