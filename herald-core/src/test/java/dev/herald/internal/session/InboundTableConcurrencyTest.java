@@ -1,0 +1,88 @@
+package dev.herald.internal.session;
+
+import dev.herald.session.ProgressReporter;
+import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.ProgressToken;
+import dev.herald.wire.RequestId;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-flight table of requests from the peer under concurrency (Lincheck), driven as the
+ * session engine drives it: the reader admits requests and applies the peer's cancellations (one
+ * at a time, never in parallel with each other), while handlers end their requests on their own
+ * threads. Cancel against response, and an id or a progress token reused against its release:
+ * every history must be explainable by the operations one at a time, so a request is answered or
+ * cancelled, never both, and an id or token is free again once its request has ended.
+ */
+public class InboundTableConcurrencyTest {
+  private final InboundTable table = new InboundTable(2);
+
+  /** A request arrives with an id and a progress token (0: none); what the engine decides. */
+  @Operation(nonParallelGroup = "reader")
+  public String arrive(
+      @Param(gen = IntGen.class, conf = "1:2") int id,
+      @Param(gen = IntGen.class, conf = "0:2") int token) {
+    RequestId requestId = RequestId.of(id);
+    InboundTable.Admission admission = table.check(requestId);
+    if (admission != InboundTable.Admission.ADMITTED) {
+      return admission.name();
+    }
+    InboundCall call =
+        new InboundCall(
+            null,
+            new JsonRpcMessage.Request(requestId, "tools/call", null),
+            ProgressReporter.NONE,
+            token == 0 ? null : new ProgressToken.Number(token));
+    return table.admit(call).name();
+  }
+
+  /** The peer's notifications/cancelled for an id, as the engine applies it on the reader. */
+  @Operation(nonParallelGroup = "reader")
+  public boolean cancel(@Param(gen = IntGen.class, conf = "1:2") int id) {
+    InboundCall call = table.get(RequestId.of(id));
+    if (call == null || !call.tryCancel()) {
+      return false;
+    }
+    release(call);
+    return true;
+  }
+
+  /**
+   * The handler of the request that holds an id returns; true when its response is sent (it won
+   * against a cancel). The id and token are released before the response would be written.
+   */
+  @Operation
+  public boolean answer(@Param(gen = IntGen.class, conf = "1:2") int id) {
+    InboundCall call = table.get(RequestId.of(id));
+    if (call == null) {
+      return false;
+    }
+    boolean won = call.tryComplete();
+    release(call);
+    return won;
+  }
+
+  @Operation
+  public boolean tokenHeld(@Param(gen = IntGen.class, conf = "1:2") int token) {
+    return table.tokenHeld(new ProgressToken.Number(token));
+  }
+
+  @Operation
+  public int inFlight() {
+    return table.size();
+  }
+
+  /** The engine's release of a request that detached no work. */
+  private void release(InboundCall call) {
+    table.releaseId(call);
+    table.releaseToken(call);
+  }
+
+  @Test
+  void everyHistoryOfCancelResponseAndIdReuseIsLinearizable() {
+    TableChecks.check(getClass());
+  }
+}
