@@ -2,6 +2,10 @@ package dev.herald.internal.session;
 
 import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
 
+import java.lang.reflect.Method;
+import kotlin.reflect.KFunction;
+import kotlin.reflect.jvm.ReflectJvmMapping;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
@@ -19,6 +23,20 @@ final class TableChecks {
 
   private TableChecks() {}
 
+  /** An operation of a table's test class, by name, for a known scenario. */
+  static KFunction<?> operation(Class<?> table, String name, Class<?>... parameters) {
+    try {
+      Method method = table.getMethod(name, parameters);
+      KFunction<?> function = ReflectJvmMapping.getKotlinFunction(method);
+      if (function == null) {
+        throw new IllegalArgumentException(name + " is not a function");
+      }
+      return function;
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
   /** Model checking, then stress, of one table's test class: five scenarios of each. */
   static void check(Class<?> table) {
     check(table, 5);
@@ -26,11 +44,16 @@ final class TableChecks {
 
   /**
    * Model checking, then stress, of one table's test class, with {@code scenarios} scenarios of
-   * each (times {@link #SCALE}); fewer for a table whose steps are many to explore.
+   * each (times {@link #SCALE}); fewer for a table whose steps are many to explore. {@code known}
+   * scenarios (one that once found a race) are model checked first, every time.
    */
-  static void check(Class<?> table, int scenarios) {
+  static void check(Class<?> table, int scenarios, ExecutionScenario... known) {
     long start = System.nanoTime();
-    new ModelCheckingOptions()
+    ModelCheckingOptions modelChecking = new ModelCheckingOptions();
+    for (ExecutionScenario scenario : known) {
+      modelChecking.addCustomScenario(scenario);
+    }
+    modelChecking
         // immutable values built and read by one thread: no switch point inside them
         .addGuarantee(
             forClasses("java.math.BigDecimal", "java.time.Duration", "java.util.Optional")
