@@ -16,6 +16,12 @@ import org.junit.jupiter.api.Test;
  * threads. Cancel against response, and an id or a progress token reused against its release:
  * every history must be explainable by the operations one at a time, so a request is answered or
  * cancelled, never both, and an id or token is free again once its request has ended.
+ *
+ * <p>What the table does not make atomic, and a scaled run ({@code scripts/stress}) reports: a
+ * request's token is taken before its id and freed after it, a request already answering (no
+ * longer cancellable) holds its id until its release, and the count in flight is an estimate. A
+ * compliant peer sees none of these: admissions are on the reader, and the answer is written only
+ * once id and token are free, so the peer cannot reuse them earlier.
  */
 public class InboundTableConcurrencyTest {
   private final InboundTable table = new InboundTable(2);
