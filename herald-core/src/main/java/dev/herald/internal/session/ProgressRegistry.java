@@ -43,10 +43,12 @@ public final class ProgressRegistry {
    * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
    */
   public void register(ProgressTracker tracker) {
-    if (active.putIfAbsent(tracker.token(), tracker) != null) {
-      throw new IllegalStateException("progress token already active: " + tracker.token());
-    }
+    // under the tombstones' monitor, so that an update looking for its token's tombstone sees the
+    // token either still closed or already taken up again, never neither (see onProgress)
     synchronized (tombstones) {
+      if (active.putIfAbsent(tracker.token(), tracker) != null) {
+        throw new IllegalStateException("progress token already active: " + tracker.token());
+      }
       tombstones.remove(tracker.token());
     }
   }
@@ -58,11 +60,17 @@ public final class ProgressRegistry {
   public Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
     ProgressTracker tracker = active.get(params.progressToken());
     if (tracker == null) {
-      boolean wasClosed;
       synchronized (tombstones) {
-        wasClosed = tombstones.containsKey(params.progressToken());
+        // Looked up again: a request may have taken the token up (and removed its tombstone)
+        // since the first look, and this update then belongs to it (neither late nor unknown).
+        tracker = active.get(params.progressToken());
+        if (tracker == null) {
+          return Optional.of(
+              tombstones.containsKey(params.progressToken())
+                  ? ProgressRejection.LATE
+                  : ProgressRejection.UNKNOWN);
+        }
       }
-      return Optional.of(wasClosed ? ProgressRejection.LATE : ProgressRejection.UNKNOWN);
     }
     return tracker.accept(params);
   }

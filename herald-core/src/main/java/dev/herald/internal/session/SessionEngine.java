@@ -68,9 +68,7 @@ public final class SessionEngine {
   private final Duration drainGrace;
 
   private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<RequestId, InboundCall> inFlight = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ProgressToken, InboundCall> inboundTokens =
-      new ConcurrentHashMap<>();
+  private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
 
   /** Work that outlives its request (tasks) and has not ended: ended with the session. */
@@ -102,6 +100,7 @@ public final class SessionEngine {
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
+    this.inFlight = new InboundTable(maxInFlight);
     this.progressInterval = b.progressInterval;
     this.defaultOptions = b.defaultOptions;
     this.name = b.name;
@@ -532,7 +531,8 @@ public final class SessionEngine {
     if (closed.get()) {
       return;
     }
-    if (inFlight.containsKey(r.id())) {
+    InboundTable.Admission admission = inFlight.check(r.id());
+    if (admission == InboundTable.Admission.ID_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_REQUEST);
       sendQuietly(
           errorResponse(
@@ -542,7 +542,7 @@ public final class SessionEngine {
           null);
       return;
     }
-    if (inFlight.size() >= maxInFlight) {
+    if (admission == InboundTable.Admission.LIMIT_EXCEEDED) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.LIMIT_EXCEEDED);
       sendQuietly(
           errorResponse(
@@ -593,7 +593,7 @@ public final class SessionEngine {
                 events);
     InboundCall call = new InboundCall(this, r, reporter, token);
     self[0] = call;
-    if (token != null && inboundTokens.putIfAbsent(token, call) != null) {
+    if (inFlight.admit(call) == InboundTable.Admission.TOKEN_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
       sendQuietly(
           errorResponse(
@@ -604,7 +604,6 @@ public final class SessionEngine {
       return;
     }
     unanswered.incrementAndGet();
-    inFlight.put(r.id(), call);
     Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call));
     call.bindThread(t);
     t.start();
@@ -671,7 +670,7 @@ public final class SessionEngine {
    * already have reused the id for a new request while this call's handler was finishing.
    */
   private void release(InboundCall call) {
-    inFlight.remove(call.id(), call);
+    inFlight.releaseId(call);
     DetachedWork work = call.detachedWork();
     if (work != null) {
       if (!call.isCancelled()) {
@@ -679,10 +678,7 @@ public final class SessionEngine {
       }
       work.requestCancelled();
     }
-    ProgressToken token = call.progressToken();
-    if (token != null) {
-      inboundTokens.remove(token, call);
-    }
+    inFlight.releaseToken(call);
     cancelChildren(call.id(), "originating request ended");
   }
 
@@ -697,10 +693,7 @@ public final class SessionEngine {
   /** A detached work ended: its token is free again. */
   void releaseDetached(DetachedWork work, InboundCall call) {
     detachedWorks.remove(work);
-    ProgressToken token = call.progressToken();
-    if (token != null) {
-      inboundTokens.remove(token, call);
-    }
+    inFlight.releaseToken(call);
   }
 
   /** Work detached from its request (tasks) that has not ended yet. */
@@ -819,7 +812,7 @@ public final class SessionEngine {
   private void onTransportClosed(@Nullable Throwable cause) {
     if (cause == null) {
       // open-ended requests (subscriptions/listen) have no answer to wait for
-      for (InboundCall call : inFlight.values()) {
+      for (InboundCall call : inFlight.calls()) {
         if (call.isOpenEnded() && call.tryCancel()) {
           cancelInbound(call, "the peer ended its input");
         }
@@ -864,7 +857,7 @@ public final class SessionEngine {
       pending.remove(call.id(), call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
     }
-    for (InboundCall call : inFlight.values()) {
+    for (InboundCall call : inFlight.calls()) {
       if (call.tryCancel()) {
         cancelInbound(call, "connection closed");
       }
