@@ -2,9 +2,7 @@ package dev.herald.server;
 
 import dev.herald.internal.session.InboundCall;
 import dev.herald.session.CallOptions;
-import dev.herald.wire.ClientCapabilities;
 import dev.herald.wire.ErrorCodes;
-import dev.herald.wire.ErrorData;
 import dev.herald.wire.InputRequest;
 import dev.herald.wire.InputRequests;
 import dev.herald.wire.InputResponses;
@@ -237,24 +235,9 @@ final class InputRound {
     }
   }
 
-  /** -32021 naming every capability the questions need that the request did not declare. */
+  /** -32021 naming every capability the requests need that the request did not declare. */
   private void requireDeclared(Iterable<? extends InputRequest> requests) {
-    ClientCapabilities needed = null;
-    List<String> names = new ArrayList<>();
-    for (InputRequest r : requests) {
-      if (!canAsk(r)) {
-        ClientCapabilities one = ReverseCalls.required(r);
-        needed = needed == null ? one : needed.union(one);
-        names.add(ReverseCalls.capabilityOf(r).name());
-      }
-    }
-    if (needed != null) {
-      throw new McpException(
-          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
-          "Missing required client capability: the request did not declare "
-              + String.join(", ", names),
-          McpJson.toTree(new ErrorData.MissingRequiredClientCapability(needed)));
-    }
+    ReverseCalls.requireDeclared(requests, this::canAsk);
   }
 
   private String nextKey(InputRequest request) {

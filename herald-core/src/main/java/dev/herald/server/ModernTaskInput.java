@@ -4,18 +4,13 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressReporter;
 import dev.herald.tasks.StoredTask;
-import dev.herald.wire.ClientCapabilities;
-import dev.herald.wire.ErrorCodes;
-import dev.herald.wire.ErrorData;
 import dev.herald.wire.InputRequest;
 import dev.herald.wire.InputResponses;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -231,21 +226,6 @@ final class ModernTaskInput implements TaskInput {
 
   /** -32021 naming every capability the requests need that the creating request did not declare. */
   private void requireDeclared(Iterable<? extends InputRequest> requests) {
-    ClientCapabilities needed = null;
-    List<String> names = new ArrayList<>();
-    for (InputRequest r : requests) {
-      if (!canAsk(r)) {
-        ClientCapabilities one = ReverseCalls.required(r);
-        needed = needed == null ? one : needed.union(one);
-        names.add(ReverseCalls.capabilityOf(r).name());
-      }
-    }
-    if (needed != null) {
-      throw new McpException(
-          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
-          "Missing required client capability: the request did not declare "
-              + String.join(", ", names),
-          McpJson.toTree(new ErrorData.MissingRequiredClientCapability(needed)));
-    }
+    ReverseCalls.requireDeclared(requests, this::canAsk);
   }
 }

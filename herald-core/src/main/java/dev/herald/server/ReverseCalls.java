@@ -12,6 +12,7 @@ import dev.herald.wire.CreateMessageResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.ErrorCodes;
+import dev.herald.wire.ErrorData;
 import dev.herald.wire.InputRequest;
 import dev.herald.wire.ListRootsResult;
 import dev.herald.wire.McpException;
@@ -221,6 +222,31 @@ final class ReverseCalls {
     void invalidate() {
       generation.incrementAndGet();
       cached.set(null);
+    }
+  }
+
+  /**
+   * -32021 naming every capability {@code requests} need that {@code declared} says the request
+   * did not declare (MCP 2026-07-28 basic/patterns/mrtr: one error lists all of them).
+   */
+  static void requireDeclared(
+      Iterable<? extends InputRequest> requests,
+      java.util.function.Predicate<InputRequest> declared) {
+    ClientCapabilities needed = null;
+    List<String> names = new java.util.ArrayList<>();
+    for (InputRequest r : requests) {
+      if (!declared.test(r)) {
+        ClientCapabilities one = required(r);
+        needed = needed == null ? one : needed.union(one);
+        names.add(capabilityOf(r).name());
+      }
+    }
+    if (needed != null) {
+      throw new McpException(
+          ErrorCodes.MISSING_REQUIRED_CLIENT_CAPABILITY,
+          "Missing required client capability: the request did not declare "
+              + String.join(", ", names),
+          McpJson.toTree(new ErrorData.MissingRequiredClientCapability(needed)));
     }
   }
 }
