@@ -9,6 +9,7 @@ import dev.herald.wire.McpException;
 import dev.herald.wire.RequestId;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -25,7 +26,7 @@ final class PendingCall implements OutboundCall {
   private final String method;
   private final @Nullable RequestId originatedBy;
   private final @Nullable ProgressTracker tracker;
-  private final SerialExecutor callbacks;
+  private final Executor callbacks; // the call's SerialExecutor in the engine
   private final CompletableFuture<JsonNode> future = new CompletableFuture<>();
   private final AtomicBoolean done = new AtomicBoolean();
   private final long idleNanos;
@@ -46,7 +47,7 @@ final class PendingCall implements OutboundCall {
       String method,
       @Nullable RequestId originatedBy,
       @Nullable ProgressTracker tracker,
-      SerialExecutor callbacks,
+      Executor callbacks,
       CallOptions options,
       long now,
       java.util.function.@Nullable Consumer<JsonNode> inOrder) {
@@ -59,7 +60,7 @@ final class PendingCall implements OutboundCall {
       String method,
       @Nullable RequestId originatedBy,
       @Nullable ProgressTracker tracker,
-      SerialExecutor callbacks,
+      Executor callbacks,
       CallOptions options,
       long now,
       java.util.function.@Nullable Consumer<JsonNode> inOrder,

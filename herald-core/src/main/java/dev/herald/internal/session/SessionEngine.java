@@ -67,7 +67,7 @@ public final class SessionEngine {
   private final String name;
   private final Duration drainGrace;
 
-  private final ConcurrentHashMap<RequestId, PendingCall> pending = new ConcurrentHashMap<>();
+  private final PendingTable pending = new PendingTable();
   private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
 
@@ -296,10 +296,10 @@ public final class SessionEngine {
     if (tracker != null) {
       progress.register(tracker);
     }
-    pending.put(id, call);
+    pending.add(call);
     if (closed.get()) {
       // shutdown() may have swept the table before our entry landed: fail it here, once
-      pending.remove(id, call);
+      pending.release(call);
       call.finish(
           ProgressRecord.Terminal.CONNECTION_CLOSED,
           null,
@@ -311,7 +311,7 @@ public final class SessionEngine {
     try {
       transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
     } catch (RuntimeException e) {
-      pending.remove(id, call);
+      pending.release(call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, asTransportFailure(e), progress);
     }
     return call;
@@ -402,7 +402,7 @@ public final class SessionEngine {
     }
     // Free the entry before the caller can observe the failure; a response racing this removal
     // finds no entry and is counted as late.
-    pending.remove(call.id(), call);
+    pending.release(call);
     boolean initialize = McpMethods.INITIALIZE.equals(call.method());
     if (!call.finish(
         how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
@@ -508,7 +508,7 @@ public final class SessionEngine {
 
   private void onResponse(
       RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
-    PendingCall call = pending.remove(id);
+    PendingCall call = pending.take(id);
     if (call == null) {
       events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
@@ -702,7 +702,7 @@ public final class SessionEngine {
   }
 
   private void cancelChildren(RequestId parent, String reason) {
-    for (PendingCall child : pending.values()) {
+    for (PendingCall child : pending.calls()) {
       if (parent.equals(child.originatedBy())) {
         child.cancel(reason);
       }
@@ -853,8 +853,8 @@ public final class SessionEngine {
         cause instanceof TransportException te
             ? te
             : new TransportException("connection closed", cause);
-    for (PendingCall call : pending.values()) {
-      pending.remove(call.id(), call);
+    for (PendingCall call : pending.calls()) {
+      pending.release(call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
     }
     for (InboundCall call : inFlight.calls()) {

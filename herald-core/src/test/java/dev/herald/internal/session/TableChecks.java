@@ -17,7 +17,7 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * {@code -Dherald.lincheck.scale=N} (used by {@code scripts/stress}) multiplies the iterations for
  * a longer run.
  */
-final class TableChecks {
+public final class TableChecks {
   /** Multiplies the number of scenarios of both modes; 1 in the test command. */
   static final int SCALE = Math.max(1, Integer.getInteger("herald.lincheck.scale", 1));
 
@@ -38,7 +38,7 @@ final class TableChecks {
   }
 
   /** Model checking, then stress, of one table's test class: five scenarios of each. */
-  static void check(Class<?> table) {
+  public static void check(Class<?> table) {
     check(table, 5);
   }
 
@@ -47,7 +47,7 @@ final class TableChecks {
    * each (times {@link #SCALE}); fewer for a table whose steps are many to explore. {@code known}
    * scenarios (one that once found a race) are model checked first, every time.
    */
-  static void check(Class<?> table, int scenarios, ExecutionScenario... known) {
+  public static void check(Class<?> table, int scenarios, ExecutionScenario... known) {
     long start = System.nanoTime();
     ModelCheckingOptions modelChecking = new ModelCheckingOptions();
     for (ExecutionScenario scenario : known) {
