@@ -116,6 +116,6 @@ public class PendingTableConcurrencyTest {
 
   @Test
   void everyHistoryOfResponseCancelTimeoutAndIdReuseIsLinearizable() {
-    TableChecks.check(getClass());
+    TableChecks.check(getClass(), 2);
   }
 }
