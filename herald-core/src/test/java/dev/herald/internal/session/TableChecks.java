@@ -54,9 +54,13 @@ public final class TableChecks {
       modelChecking.addCustomScenario(scenario);
     }
     modelChecking
-        // immutable values built and read by one thread: no switch point inside them
+        // immutable values (and an error) built and read by one thread: no switch point inside them
         .addGuarantee(
-            forClasses("java.math.BigDecimal", "java.time.Duration", "java.util.Optional")
+            forClasses(
+                    "java.math.BigDecimal",
+                    "java.time.Duration",
+                    "java.util.Optional",
+                    "dev.herald.wire.McpException")
                 .allMethods()
                 .ignore())
         .iterations(scenarios * SCALE)
