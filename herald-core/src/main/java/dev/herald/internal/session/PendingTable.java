@@ -33,6 +33,11 @@ final class PendingTable {
     calls.remove(call.id(), call);
   }
 
+  /** Whether a call holds {@code id} now (unlike {@link #size}, exact at once). */
+  boolean holds(RequestId id) {
+    return calls.containsKey(id);
+  }
+
   /** The calls waiting now (a weakly consistent view). */
   Collection<PendingCall> calls() {
     return calls.values();
