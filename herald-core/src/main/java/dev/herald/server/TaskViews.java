@@ -8,7 +8,6 @@ import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.MetaKeys;
 import dev.herald.wire.ResultType;
-import dev.herald.wire.Task;
 import dev.herald.wire.TasksExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,12 +30,12 @@ import tools.jackson.databind.node.ObjectNode;
  *       {@code isError: true} included, without the 2025-11-25 related-task {@code _meta}), the
  *       JSON-RPC error when {@code failed}; {@link #getResult} is that with {@code resultType:
  *       "complete"}.
- *   <li>2025-11-25 core tasks: {@link #legacy} is the flat {@code Task} ({@code ttl}, {@code
- *       pollInterval}).
+ *   <li>2025-11-25 core tasks: the flat {@code Task} ({@code ttl}, {@code pollInterval}) is
+ *       {@link LegacyTasks#task}, the one view the handshake-era wire uses.
  * </ul>
  *
  * Times are ISO 8601 instants in UTC with millisecond precision; durations are integer
- * milliseconds ({@code ttl}/{@code ttlMs} {@code null} for a task kept without limit, a poll
+ * milliseconds ({@code ttlMs} {@code null} for a task kept without limit, a poll
  * interval at least 1).
  */
 final class TaskViews {
@@ -101,18 +100,6 @@ final class TaskViews {
     ObjectNode tree = (ObjectNode) McpJson.toTree(detailed(task));
     ResultType.stamp(tree, ResultType.COMPLETE);
     return tree;
-  }
-
-  /** The 2025-11-25 {@code Task} of {@code task}. */
-  static Task legacy(StoredTask task) {
-    return new Task(
-        task.taskId(),
-        task.status(),
-        task.statusMessage(),
-        time(task.createdAt()),
-        time(task.lastUpdatedAt()),
-        ttl(task),
-        pollInterval(task));
   }
 
   /** An ISO 8601 instant, UTC, milliseconds. */

@@ -408,7 +408,7 @@ class ModernTaskStatusTest {
     ObjectNode legacy =
         (ObjectNode)
             McpJson.toTree(
-                TaskViews.legacy(task("t1", TaskOwner.session("s"), ProtocolVersion.Era.LEGACY)));
+                LegacyTasks.task(task("t1", TaskOwner.session("s"), ProtocolVersion.Era.LEGACY)));
     assertThat(legacy.get("ttl").longValue()).isEqualTo(3_600_000L);
     assertThat(legacy.get("pollInterval").longValue()).isEqualTo(2000L);
     assertThat(legacy.has("ttlMs")).isFalse();
