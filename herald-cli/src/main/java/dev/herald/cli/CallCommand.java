@@ -178,12 +178,7 @@ final class CallCommand implements Callable<Integer> {
         if (ctrlC.fired()) {
           return Errors.INTERRUPTED;
         }
-        err.println(
-            "herald: cannot connect to "
-                + target.describe()
-                + ": "
-                + TerminalText.line(Errors.describe(e))
-                + target.exitNote());
+        target.cannotConnect(e, err);
         return Errors.FAILED;
       }
       McpClient c = client.get();

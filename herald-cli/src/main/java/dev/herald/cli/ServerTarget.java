@@ -114,6 +114,16 @@ final class ServerTarget {
     return new StreamableHttpClientTransport(url);
   }
 
+  /** Tells the user that connecting to this target failed, and why (server text cleaned). */
+  void cannotConnect(RuntimeException e, PrintStream err) {
+    err.println(
+        "herald: cannot connect to "
+            + describe()
+            + ": "
+            + TerminalText.line(Errors.describe(e))
+            + exitNote());
+  }
+
   /** Exit code and a few words about the subprocess if it has ended, for "the server died" lines. */
   String exitNote() {
     Process p = process().orElse(null);

@@ -95,12 +95,7 @@ final class TasksCommand implements Callable<Integer> {
       try {
         client = target.connect(era.apply(McpClient.builder()), verbose, System.err);
       } catch (RuntimeException e) {
-        System.err.println(
-            "herald: cannot connect to "
-                + target.describe()
-                + ": "
-                + TerminalText.line(Errors.describe(e))
-                + target.exitNote());
+        target.cannotConnect(e, System.err);
         return Errors.FAILED;
       }
       try (client) {
