@@ -142,6 +142,32 @@ public final class SseSink implements Exchange.Done {
     run();
   }
 
+  /**
+   * As {@link #flush}, but an idle loop is started on a new virtual thread instead of the
+   * caller's: a producer that sends many messages in a row (a handler reporting progress) goes on
+   * queueing while the loop writes, so the loop finds several frames and writes them as one batch
+   * (one write and one flush for many events) instead of one write per message on the producer's
+   * thread. The cost is one thread hand-off per batch.
+   */
+  void flushSoon() {
+    lock.lock();
+    try {
+      if (!overflowed) {
+        if (loop != Loop.IDLE || closed) {
+          return; // the running loop will see what was queued
+        }
+        loop = Loop.CALLING;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (overflowed) {
+      flush(); // aborts
+    } else {
+      Thread.ofVirtual().start(this::run);
+    }
+  }
+
   /** Aborts the response now; queued frames are dropped. */
   void fail(Throwable cause) {
     abort(cause);

@@ -1,7 +1,6 @@
 package dev.herald.http.internal;
 
 import dev.herald.session.EventListener;
-import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -90,10 +89,12 @@ public final class SseStream implements SseSink.Listener {
   /**
    * Sends one message on this stream.
    *
+   * @param response whether the message is the response to this stream's request (it ends the
+   *     stream); the caller looked the stream up by that response's id
    * @return false if the stream can no longer carry it (ended or orphaned); the caller routes it
    *     elsewhere
    */
-  boolean publish(JsonRpcMessage message, byte[] json) {
+  boolean publish(byte[] json, boolean response) {
     Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
@@ -103,8 +104,7 @@ public final class SseStream implements SseSink.Listener {
       if (ended) {
         return false;
       }
-      isFinal =
-          request != null && message instanceof JsonRpcMessage.Response r && request.equals(r.id());
+      isFinal = request != null && response;
       if (!upgraded) {
         if (held == null) {
           ended = true;
@@ -141,7 +141,11 @@ public final class SseStream implements SseSink.Listener {
       session.requestEnded(this, answer == null);
     }
     if (flush != null) {
-      flush.flush();
+      if (isFinal || request == null) {
+        flush.flush(); // the answer, and the standing stream's (a fan-out): on this thread
+      } else {
+        flush.flushSoon(); // more of the request's messages are likely to follow: batch them
+      }
     }
     if (answer != null) {
       HttpExchanges.json(answer, 200, json, session.headerValue());
