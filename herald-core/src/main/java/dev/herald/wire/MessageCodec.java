@@ -195,16 +195,19 @@ public final class MessageCodec {
       return null;
     }
     String tokenNumber = token instanceof ProgressToken.Number n ? Long.toString(n.value()) : null;
-    String p = decimal(progress);
-    String t = total == null ? null : decimal(total);
+    double tot = total == null ? 0 : total;
+    String p = wholeNumber(progress) ? null : decimal(progress);
+    String t = total == null || wholeNumber(tot) ? null : decimal(tot);
     int size =
         PROGRESS_HEAD.length
             + (text != null
                 ? text.length() + 2
                 : java.util.Objects.requireNonNull(tokenNumber).length())
             + PROGRESS_FIELD.length
-            + p.length()
-            + (t == null ? 0 : TOTAL_FIELD.length + t.length())
+            + (p == null ? wholeLength((long) progress) : p.length())
+            + (total == null
+                ? 0
+                : TOTAL_FIELD.length + (t == null ? wholeLength((long) tot) : t.length()))
             + (message == null ? 0 : MESSAGE_FIELD.length + message.length() + 1)
             + 2;
     byte[] b = new byte[size];
@@ -217,10 +220,10 @@ public final class MessageCodec {
       at = put(b, at, java.util.Objects.requireNonNull(tokenNumber));
     }
     at = put(b, at, PROGRESS_FIELD);
-    at = put(b, at, p);
-    if (t != null) {
+    at = p == null ? putWhole(b, at, (long) progress) : put(b, at, p);
+    if (total != null) {
       at = put(b, at, TOTAL_FIELD);
-      at = put(b, at, t);
+      at = t == null ? putWhole(b, at, (long) tot) : put(b, at, t);
     }
     if (message != null) {
       at = put(b, at, MESSAGE_FIELD);
@@ -230,6 +233,40 @@ public final class MessageCodec {
     b[at++] = '}';
     b[at] = '}';
     return b;
+  }
+
+  /**
+   * Whether {@code d} is a whole number below 10^7 in magnitude: {@code Double.toString}, and so
+   * {@code BigDecimal.valueOf}, writes it as its digits and {@code ".0"} (minus zero as {@code
+   * 0.0}), which {@link #putWhole} writes without a string.
+   */
+  private static boolean wholeNumber(double d) {
+    long l = (long) d;
+    return l == d && l > -10_000_000L && l < 10_000_000L;
+  }
+
+  private static int wholeLength(long l) {
+    int n = l < 0 ? 4 : 3; // sign, first digit, ".0"
+    for (long v = Math.abs(l); v >= 10; v /= 10) {
+      n++;
+    }
+    return n;
+  }
+
+  private static int putWhole(byte[] b, int at, long l) {
+    int end = at + wholeLength(l);
+    b[end - 1] = '0';
+    b[end - 2] = '.';
+    long v = Math.abs(l);
+    int i = end - 3;
+    do {
+      b[i--] = (byte) ('0' + v % 10);
+      v /= 10;
+    } while (v > 0);
+    if (l < 0) {
+      b[i] = '-';
+    }
+    return end;
   }
 
   /** {@code BigDecimal.valueOf(d).toString()}, without the {@code BigDecimal} when it can. */
