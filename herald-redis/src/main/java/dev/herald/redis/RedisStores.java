@@ -2,6 +2,7 @@ package dev.herald.redis;
 
 import dev.herald.http.EventStore;
 import dev.herald.server.TaskSettings;
+import dev.herald.tasks.TaskStore;
 import io.lettuce.core.RedisURI;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -19,7 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One connection to Redis and the stores a Herald node shares with the other nodes of its cluster:
  * the SSE {@link #eventStore() event store} on Redis Streams (a client resumes its stream on any
  * node with {@code Last-Event-ID}, MCP 2025-11-25 basic/transports, "Resumability and
- * Redelivery"), task stores (any node answers {@code tasks/get} and {@code
+ * Redelivery"), {@link #taskStore() task stores} (any node answers {@code tasks/get} and {@code
  * tasks/cancel}; a task whose node died is failed), and this node's {@link #node() heartbeat}.
  *
  * <p>Every key and channel starts with the {@linkplain Builder#prefix prefix} ({@code herald:}
@@ -92,6 +93,31 @@ public final class RedisStores implements AutoCloseable {
   /** The event store, shared by every endpoint of this node. */
   public EventStore eventStore() {
     return eventStore;
+  }
+
+  /**
+   * A new task store on this connection, for {@link TaskSettings.Builder#store}: {@code
+   * TaskSettings.builder().store(redis::taskStore)}. Its tasks are recorded as run by this {@link
+   * #node()}; it fails, on a timer, the tasks of nodes whose heartbeat expired. The server closes
+   * it when it closes (its listeners and timer, not the connection).
+   *
+   * @throws IllegalStateException if this is closed
+   * @throws RedisUnavailableException if Redis does not answer within the command timeout
+   */
+  public TaskStore taskStore() {
+    if (closed.get()) {
+      throw new IllegalStateException("the Redis connection is closed");
+    }
+    RedisTaskStore s =
+        new RedisTaskStore(
+            redis,
+            node,
+            settings.maxActiveTasksPerOwner(),
+            settings.maxTasks(),
+            settings.clock(),
+            scheduler);
+    taskStores.add(s);
+    return s;
   }
 
   /** This node: its id and the liveness of others. */
