@@ -98,6 +98,15 @@ public final class ClusterNode implements AutoCloseable {
     }
   }
 
+  /**
+   * For tests: stops beating without deleting the key, as a crashed node does; the others see it
+   * gone once the key's TTL runs out.
+   */
+  void stopBeating() {
+    closed.set(true);
+    beating.cancel(false);
+  }
+
   /** Stops beating and deletes this node's key: the others see it gone at once. */
   @Override
   public void close() {
