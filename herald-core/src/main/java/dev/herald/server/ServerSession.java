@@ -39,8 +39,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Gates.</b> {@code notifications/<area>/list_changed} (tools, resources, prompts) reaches
  * the session only once it is {@link State#OPERATING} and only if the server declared {@code
- * <area>.listChanged} to it; a burst of catalog changes (server-wide or in this session's overlay)
- * within the server's debounce window gives the session one notification per area. {@code
+ * <area>.listChanged} to it; a burst's first catalog change (server-wide or in this session's overlay)
+ * is announced at once, and the rest of the burst at most once per debounce window ({@link
+ * McpServer.Builder#listChangedDebounce}). {@code
  * notifications/resources/updated} needs {@code resources.subscribe} and a subscription to the
  * uri. Logs need the {@code logging} capability, a level at
  * or above the session's ({@link McpServer.Builder#defaultLogLevel} until the client sends {@code
@@ -55,7 +56,7 @@ import org.jspecify.annotations.Nullable;
  * {@snippet :
  * ServerSession session = server.connect(transport);
  * session.addTool(Tool.builder("admin_reset").build(), call -> CallToolResult.text("done"));
- * // only this session is told: one notifications/tools/list_changed after the debounce
+ * // only this session is told: one notifications/tools/list_changed, at once
  * }
  *
  * <p>Thread-safe.
@@ -77,8 +78,8 @@ public final class ServerSession {
   private final SessionEngine engine;
   private final EventListener events;
   // An idle session is kept small (docs/architecture.md, "Performance we design for"): the
-  // state and the dirty bits are plain volatile fields changed through VarHandles, and the
-  // per-session debouncers exist only once this session's own overlay changed.
+  // state and the dirty bits are plain volatile fields changed through VarHandles; list changes
+  // are flushed by the server's debouncers (no timer or debouncer per session).
   private volatile State state = State.NEW;
   private final NotificationGate gate;
   // What this session sees of each catalog: the server's layer under its own (made on first use).
@@ -93,9 +94,6 @@ public final class ServerSession {
 
   /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
   private volatile int dirty;
-
-  /** This session's own debouncers by area, made on first use under {@code this}. */
-  private volatile Debouncer @Nullable [] localChanges;
 
   private static final VarHandle STATE;
   private static final VarHandle DIRTY;
@@ -525,39 +523,18 @@ public final class ServerSession {
   }
 
   /**
-   * The audience of this session's own catalog layers: one of them changed, so mark it and flush
-   * after this session's debounce (no other session is told).
+   * The audience of this session's own catalog layers: one of them changed, so mark it and let
+   * the server's debounce flush it (only marked sessions are told, so no other session is).
    */
   void localCatalogChanged(CatalogArea area) {
     markDirty(area);
-    localChanges()[area.ordinal()].trigger();
-  }
-
-  private Debouncer[] localChanges() {
-    Debouncer[] d = localChanges;
-    if (d == null) {
-      synchronized (this) {
-        d = localChanges;
-        if (d == null) {
-          d = new Debouncer[CatalogArea.values().length];
-          for (CatalogArea area : CatalogArea.values()) {
-            d[area.ordinal()] =
-                new Debouncer(
-                    server.scheduler,
-                    server.listChangedDebounceNanos,
-                    () -> flushListChanged(area));
-          }
-          localChanges = d;
-        }
-      }
-    }
-    return d;
+    server.sessionCatalogChanged(area);
   }
 
   /**
    * Sends one {@code <area>/list_changed} if anything changed since the last flush and the gate
-   * is open. Called by the server's debounce and by this session's; whichever runs first sends,
-   * the other finds nothing to do, so a burst gives one notification.
+   * is open. Called by the server's debounce (a burst's leading run and its trailing one); a run
+   * that finds the bit clear does nothing, so a session is told at most once per run.
    */
   void flushListChanged(CatalogArea area) {
     int bit = 1 << area.ordinal();
