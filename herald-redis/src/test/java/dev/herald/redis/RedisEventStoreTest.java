@@ -60,6 +60,8 @@ class RedisEventStoreTest extends EventStoreContract {
       List<Long> seen = new ArrayList<>();
       assertThat(b.eventStore().replay("sess", "0", 31, (seq, m) -> seen.add(seq))).isTrue();
       assertThat(seen).containsExactly(32L, 34L, 36L, 38L, 40L);
+      assertThat(((RedisEventStore) b.eventStore()).lastSeq("sess", "0")).isEqualTo(40);
+      assertThat(((RedisEventStore) b.eventStore()).lastSeq("sess", "other")).isZero();
       b.eventStore().removeSession("sess");
       assertThat(replayed(a.eventStore(), "sess", "0", 0)).isEmpty();
     }
