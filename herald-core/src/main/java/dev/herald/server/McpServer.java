@@ -23,6 +23,8 @@ import dev.herald.wire.ResourceUpdatedParams;
 import dev.herald.wire.ServerCapabilities;
 import dev.herald.wire.SubscriptionFilter;
 import dev.herald.wire.Tool;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,9 +65,11 @@ import tools.jackson.databind.node.ObjectNode;
  * <p><b>Catalog changes.</b> {@link #addTool}/{@link #removeTool}, {@link #resources()} and {@link
  * #prompts()} change the catalogs at run time. Changes are coalesced per catalog: each session
  * whose gate is open (it is operating, and the server declared {@code <area>.listChanged} to it,
- * see {@link #capabilities()} and {@link Builder#toolsListChanged}) receives one {@code
- * notifications/<area>/list_changed} per burst, {@link Builder#listChangedDebounce} after the
- * burst's first change. Sessions can also carry their own tools, resources and prompts on top of
+ * see {@link #capabilities()} and {@link Builder#toolsListChanged}) hears of a burst's first
+ * change at once, and of the rest of the burst at most once per {@link
+ * Builder#listChangedDebounce} window, when the window closes: a single change costs no delay, a
+ * burst of any size inside one window at most two {@code notifications/<area>/list_changed}.
+ * Sessions can also carry their own tools, resources and prompts on top of
  * the server's ({@link ServerSession#addTool}, {@link ServerSession#resources()}, {@link
  * ServerSession#prompts()}); such a change is announced to that session only.
  *
@@ -80,7 +84,7 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p><b>Listens (2026-07-28).</b> A {@code subscriptions/listen} request is acknowledged with the
  * part of its filter the server honours, then hears the server's catalog changes (one {@code
- * list_changed} per burst, after the same debounce) and {@link #notifyResourceUpdated} for the uris
+ * list_changed} for a burst's first change and at most one more per window, as sessions do) and {@link #notifyResourceUpdated} for the uris
  * it holds, each tagged with its subscription id, on its own stream; it never hears progress or
  * logs. It ends when the client cancels it or its connection closes, or with a {@code complete}
  * result through {@link #endListens}. See {@link Builder#maxListens} and {@link
@@ -108,6 +112,21 @@ public final class McpServer {
   final boolean toolsListChanged;
   final Set<ServerSession> sessions = ConcurrentHashMap.newKeySet();
   private final Debouncer[] changes = new Debouncer[CatalogArea.values().length];
+
+  /** One bit per {@link CatalogArea}: the server's layer changed since the listens were told. */
+  private volatile int serverChanged;
+
+  private static final VarHandle SERVER_CHANGED;
+
+  static {
+    try {
+      SERVER_CHANGED =
+          MethodHandles.lookup().findVarHandle(McpServer.class, "serverChanged", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   // The server's layer of each catalog; every session sees it under its own (ServerSession).
   // A change here is announced to every session (catalogChanged).
   final Catalog<RegisteredTool> tools;
@@ -148,6 +167,13 @@ public final class McpServer {
 
   /** {@link #info} as JSON, for {@code _meta["io.modelcontextprotocol/serverInfo"]}. */
   private final ObjectNode infoTree;
+
+  static {
+    dev.herald.internal.server.ClusterAccess.register(new ClusterSupport());
+  }
+
+  /** Told of server-wide notifications started here (a cluster shares them); or null. */
+  volatile dev.herald.internal.server.@Nullable ServerWideListener serverWide;
 
   private McpServer(Builder b) {
     this.eras = b.eras;
@@ -375,11 +401,29 @@ public final class McpServer {
    * @param data any value Jackson can turn into JSON
    */
   public void log(LoggingLevel level, @Nullable String logger, Object data) {
+    var wide = serverWide;
+    if (wide != null) {
+      ObjectNode params =
+          Objects.requireNonNull(
+              McpJson.toObject(ServerSession.logParams(level, logger, data)), "log params");
+      wide.logged(level, params);
+      applyLog(level, params);
+      return;
+    }
     Supplier<EncodedMessage> shared =
         encodeOnce(() ->
             new JsonRpcMessage.Notification(
                 McpMethods.MESSAGE,
                 McpJson.toObject(ServerSession.logParams(level, logger, data))));
+    for (ServerSession s : sessions) {
+      s.log(level, shared);
+    }
+  }
+
+  /** A server-wide log with its params made: to this node's sessions only. */
+  void applyLog(LoggingLevel level, ObjectNode params) {
+    Supplier<EncodedMessage> shared =
+        encodeOnce(() -> new JsonRpcMessage.Notification(McpMethods.MESSAGE, params));
     for (ServerSession s : sessions) {
       s.log(level, shared);
     }
@@ -436,6 +480,15 @@ public final class McpServer {
    */
   public int notifyResourceUpdated(String uri) {
     Objects.requireNonNull(uri, "uri");
+    var wide = serverWide;
+    if (wide != null) {
+      wide.resourceUpdated(uri);
+    }
+    return applyResourceUpdated(uri);
+  }
+
+  /** A resource update: to this node's subscribers and listens only. */
+  int applyResourceUpdated(String uri) {
     int sent = 0;
     Supplier<EncodedMessage> shared = encodeOnce(() -> resourceUpdatedMessage(uri));
     for (ServerSession s : subscriptions.subscribers(uri)) {
@@ -451,17 +504,45 @@ public final class McpServer {
    * flush after the debounce.
    */
   void catalogChanged(CatalogArea area) {
+    var wide = serverWide;
+    if (wide != null) {
+      wide.listChanged(area.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    applyCatalogChanged(area);
+  }
+
+  /** A catalog change: this node's sessions are marked and told after the debounce. */
+  void applyCatalogChanged(CatalogArea area) {
     for (ServerSession s : sessions) {
       s.markDirty(area);
     }
+    SERVER_CHANGED.getAndBitwiseOr(this, 1 << area.ordinal());
     changes[area.ordinal()].trigger();
   }
 
+  /**
+   * A session's own layer changed (the session is already marked): it is told by the same
+   * debounce as a server-wide change, so a session never hears more than one leading and one
+   * trailing notification per window, whichever layer changed.
+   */
+  void sessionCatalogChanged(CatalogArea area) {
+    changes[area.ordinal()].trigger();
+  }
+
+  /**
+   * Tells every marked session (an unmarked one only costs a read) and, after a server-wide
+   * change, the open listens. Runs on the thread of a burst's first change, and on the timer for
+   * the rest of the burst.
+   */
   private void flush(CatalogArea area) {
     for (ServerSession s : sessions) {
       s.flushListChanged(area);
     }
-    listens.listChanged(area);
+    int bit = 1 << area.ordinal();
+    if ((serverChanged & bit) != 0
+        && ((int) SERVER_CHANGED.getAndBitwiseAnd(this, ~bit) & bit) != 0) {
+      listens.listChanged(area);
+    }
   }
 
   /**
@@ -859,8 +940,13 @@ public final class McpServer {
     }
 
     /**
-     * How long list changes are gathered before sessions are told (default 10 ms), measured on
-     * the {@link #scheduler}. A burst of changes within it gives each session one notification.
+     * The window that coalesces a burst of list changes (default 10 ms), measured on the {@link
+     * #scheduler}. The first change of a burst is announced at once, on the thread that made it;
+     * changes inside the window that follows are gathered, and each session whose area changed
+     * after that first announcement is told once more when the window closes (which opens the
+     * next window). A single change thus costs no delay, a burst inside one window gives each
+     * session at most two notifications per area, and a change after a quiet window is again
+     * announced at once. {@link Duration#ZERO} announces every change.
      *
      * @throws IllegalArgumentException if negative
      */

@@ -39,8 +39,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Gates.</b> {@code notifications/<area>/list_changed} (tools, resources, prompts) reaches
  * the session only once it is {@link State#OPERATING} and only if the server declared {@code
- * <area>.listChanged} to it; a burst of catalog changes (server-wide or in this session's overlay)
- * within the server's debounce window gives the session one notification per area. {@code
+ * <area>.listChanged} to it; a burst's first catalog change (server-wide or in this session's overlay)
+ * is announced at once, and the rest of the burst at most once per debounce window ({@link
+ * McpServer.Builder#listChangedDebounce}). {@code
  * notifications/resources/updated} needs {@code resources.subscribe} and a subscription to the
  * uri. Logs need the {@code logging} capability, a level at
  * or above the session's ({@link McpServer.Builder#defaultLogLevel} until the client sends {@code
@@ -55,7 +56,7 @@ import org.jspecify.annotations.Nullable;
  * {@snippet :
  * ServerSession session = server.connect(transport);
  * session.addTool(Tool.builder("admin_reset").build(), call -> CallToolResult.text("done"));
- * // only this session is told: one notifications/tools/list_changed after the debounce
+ * // only this session is told: one notifications/tools/list_changed, at once
  * }
  *
  * <p>Thread-safe.
@@ -77,8 +78,8 @@ public final class ServerSession {
   private final SessionEngine engine;
   private final EventListener events;
   // An idle session is kept small (docs/architecture.md, "Performance we design for"): the
-  // state and the dirty bits are plain volatile fields changed through VarHandles, and the
-  // per-session debouncers exist only once this session's own overlay changed.
+  // state and the dirty bits are plain volatile fields changed through VarHandles; list changes
+  // are flushed by the server's debouncers (no timer or debouncer per session).
   private volatile State state = State.NEW;
   private final NotificationGate gate;
   // What this session sees of each catalog: the server's layer under its own (made on first use).
@@ -93,9 +94,6 @@ public final class ServerSession {
 
   /** One bit per {@link CatalogArea} (by ordinal): changed since this session's last flush. */
   private volatile int dirty;
-
-  /** This session's own debouncers by area, made on first use under {@code this}. */
-  private volatile Debouncer @Nullable [] localChanges;
 
   private static final VarHandle STATE;
   private static final VarHandle DIRTY;
@@ -117,7 +115,16 @@ public final class ServerSession {
    * This session's id as a task owner (handshake era, no principal): random, never shown to the
    * client, never reused.
    */
-  private final String taskSessionId = TaskIds.next();
+  private volatile String taskSessionId = TaskIds.next();
+
+  /**
+   * Whether this node fans server-wide notifications out to this session (docs/scale-out.md):
+   * always on a single node; in a cluster only on the node holding its standing stream.
+   */
+  private volatile boolean home = true;
+
+  /** Told after each change of the state a cluster shares ({@link #clusterState}); or null. */
+  private volatile @Nullable Runnable stateListener;
 
   /** Whether every request on this session is stateless ({@link McpServer#connectStateless}). */
   private final boolean statelessOnly;
@@ -398,11 +405,14 @@ public final class ServerSession {
     this.clientCapabilities = caps;
     gate.declare(declared);
     engine.version(version);
+    stateChanged();
     return true;
   }
 
   void onInitialized() {
-    STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+    if (STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING)) {
+      stateChanged();
+    }
   }
 
   /** {@code notifications/roots/list_changed}: the cached roots are stale. */
@@ -416,6 +426,90 @@ public final class ServerSession {
 
   void logLevel(LoggingLevel level) {
     gate.logLevel(level);
+    stateChanged();
+  }
+
+  // ---------------------------------------------------------------- scale-out (docs/scale-out.md),
+  // reached through dev.herald.internal.server.ClusterAccess only
+
+  /** Tells the cluster, if any, that the state it shares changed on this node. */
+  void stateChanged() {
+    Runnable l = stateListener;
+    if (l != null) {
+      try {
+        l.run();
+      } catch (RuntimeException e) {
+        // a cluster's failure to record the change is its own to report; the session goes on
+      }
+    }
+  }
+
+  void stateListener(Runnable listener) {
+    this.stateListener = listener;
+  }
+
+  boolean home() {
+    return home;
+  }
+
+  void home(boolean home) {
+    this.home = home;
+  }
+
+  /** The state a cluster shares, or empty before {@code initialize} was accepted. */
+  Optional<dev.herald.internal.server.SessionState> clusterState() {
+    Optional<ProtocolVersion> v = engine.version();
+    if (v.isEmpty() || state == State.NEW) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new dev.herald.internal.server.SessionState(
+            v.get().wire(),
+            clientInfo,
+            clientCapabilities,
+            gate.declared(),
+            gate.logLevel(),
+            subscriptions(),
+            state == State.OPERATING || state == State.CLOSED,
+            taskSessionId));
+  }
+
+  /**
+   * Takes {@code s} as this session's state: through the handshake as it says, with its log level,
+   * subscriptions and task owner. The state listener is not told.
+   */
+  void restore(dev.herald.internal.server.SessionState s) {
+    ProtocolVersion v =
+        ProtocolVersion.parse(s.protocolVersion())
+            .orElseThrow(() ->
+                new IllegalArgumentException("unknown protocol version " + s.protocolVersion()));
+    if (state == State.NEW) {
+      this.clientInfo = s.clientInfo();
+      this.clientCapabilities = s.clientCapabilities();
+      gate.declare(s.serverCapabilities());
+      engine.version(v);
+      this.taskSessionId = s.taskOwner();
+      STATE.compareAndSet(this, State.NEW, State.INITIALIZING);
+    }
+    if (s.initialized()) {
+      STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+    }
+    gate.logLevel(s.logLevel());
+    Set<String> now = subscriptions();
+    for (String uri : now) {
+      if (!s.subscriptions().contains(uri)) {
+        server.subscriptions.unsubscribe(this, uri);
+      }
+    }
+    for (String uri : s.subscriptions()) {
+      if (!now.contains(uri)) {
+        try {
+          server.subscriptions.subscribe(this, uri);
+        } catch (RuntimeException e) {
+          // over this node's cap: the node that took it had a larger one; keep what fits
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------- list changes
@@ -429,44 +523,26 @@ public final class ServerSession {
   }
 
   /**
-   * The audience of this session's own catalog layers: one of them changed, so mark it and flush
-   * after this session's debounce (no other session is told).
+   * The audience of this session's own catalog layers: one of them changed, so mark it and let
+   * the server's debounce flush it (only marked sessions are told, so no other session is).
    */
   void localCatalogChanged(CatalogArea area) {
     markDirty(area);
-    localChanges()[area.ordinal()].trigger();
-  }
-
-  private Debouncer[] localChanges() {
-    Debouncer[] d = localChanges;
-    if (d == null) {
-      synchronized (this) {
-        d = localChanges;
-        if (d == null) {
-          d = new Debouncer[CatalogArea.values().length];
-          for (CatalogArea area : CatalogArea.values()) {
-            d[area.ordinal()] =
-                new Debouncer(
-                    server.scheduler,
-                    server.listChangedDebounceNanos,
-                    () -> flushListChanged(area));
-          }
-          localChanges = d;
-        }
-      }
-    }
-    return d;
+    server.sessionCatalogChanged(area);
   }
 
   /**
    * Sends one {@code <area>/list_changed} if anything changed since the last flush and the gate
-   * is open. Called by the server's debounce and by this session's; whichever runs first sends,
-   * the other finds nothing to do, so a burst gives one notification.
+   * is open. Called by the server's debounce (a burst's leading run and its trailing one); a run
+   * that finds the bit clear does nothing, so a session is told at most once per run.
    */
   void flushListChanged(CatalogArea area) {
     int bit = 1 << area.ordinal();
     if ((dirty & bit) == 0 || ((int) DIRTY.getAndBitwiseAnd(this, ~bit) & bit) == 0) {
       return;
+    }
+    if (!home) {
+      return; // the node holding its standing stream tells it (docs/scale-out.md)
     }
     if (gate.listChanged(area) != NotificationGate.Verdict.SEND) {
       return;
@@ -540,7 +616,7 @@ public final class ServerSession {
    * thread) and only if some gate admits it.
    */
   void log(LoggingLevel level, Supplier<EncodedMessage> shared) {
-    if (gate.log(level) != NotificationGate.Verdict.SEND) {
+    if (!home || gate.log(level) != NotificationGate.Verdict.SEND) {
       return;
     }
     try {
@@ -564,6 +640,9 @@ public final class ServerSession {
 
   /** As {@link #resourceUpdated(String)}, with the notification encoded once for all subscribers. */
   boolean resourceUpdated(String uri, Supplier<EncodedMessage> shared) {
+    if (!home) {
+      return false; // the node holding its standing stream tells it (docs/scale-out.md)
+    }
     boolean subscribed = server.subscriptions.isSubscribed(this, uri);
     if (gate.resourceUpdated(subscribed) != NotificationGate.Verdict.SEND) {
       return false;

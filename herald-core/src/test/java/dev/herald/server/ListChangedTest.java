@@ -63,38 +63,106 @@ class ListChangedTest {
   }
 
   @Test
-  void aBurstOfChangesReachesEachOperatingSessionExactlyOnceAfterTheDebounce() throws Exception {
+  void aSingleChangeIsSentAtOnceWithoutWaitingForTheWindow() throws Exception {
+    McpServer server = server().build();
+    List<PipeLink> links = clients(server, 3);
+
+    tool(server, "a"); // no time passes on the clock
+
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+    for (int i = 0; i < 3; i++) {
+      awaitDelivered(i, 1);
+      assertThat(links.get(i).client.listTools())
+          .extracting(Tool::name)
+          .containsExactly("a", "base");
+    }
+    clock.advance(Duration.ofMillis(10)); // the window closes with nothing more to say
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+    assertThat(clock.pending()).isZero();
+  }
+
+  @Test
+  void aBurstOfChangesGivesEachOperatingSessionTheLeadingAndOneTrailingNotification()
+      throws Exception {
     McpServer server = server().build();
     List<PipeLink> links = clients(server, 3);
     PipeLink.RawPeer initializing = PipeLink.initializingOnly(server);
     open.add(initializing);
 
     tool(server, "a");
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
     tool(server, "b");
     server.removeTool("a");
     tool(server, "b"); // replace
     clock.advance(Duration.ofMillis(9));
-    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isZero());
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
 
     clock.advance(Duration.ofMillis(1));
-    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(2));
     assertThat(initializing.sent().count(CHANGED)).isZero();
-    assertThat(Counts.of(initializing.session()).gated()).isEqualTo(1);
+    assertThat(Counts.of(initializing.session()).gated()).isEqualTo(2);
     for (int i = 0; i < 3; i++) {
-      awaitDelivered(i, 1);
+      awaitDelivered(i, 2);
       assertThat(links.get(i).client.listTools())
           .extracting(Tool::name)
           .containsExactly("b", "base");
     }
 
-    tool(server, "c");
+    tool(server, "c"); // inside the window the trailing notification opened
     clock.advance(Duration.ofMillis(10));
-    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(2));
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(3));
     for (int i = 0; i < 3; i++) {
       awaitDelivered(i, 1);
     }
+    clock.advance(Duration.ofMillis(10));
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(3));
+    assertThat(clock.pending()).isZero();
     initializing.engine().request(McpMethods.PING, null).result().get(5, TimeUnit.SECONDS);
     assertThat(initializing.listChanged()).hasValue(0);
+  }
+
+  @Test
+  void aBurstOfAThousandChangesGivesEachSessionAtMostTwoNotificationsAndTheLastStateAfterThem()
+      throws Exception {
+    McpServer server = server().build();
+    List<PipeLink> links = clients(server, 3);
+
+    for (int i = 0; i < 1000; i++) {
+      tool(server, "t" + i);
+    }
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+    clock.advance(Duration.ofMillis(10));
+    clock.advance(Duration.ofMillis(10));
+
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(2));
+    assertThat(clock.pending()).isZero();
+    for (int i = 0; i < 3; i++) {
+      awaitDelivered(i, 2);
+      List<String> names = new ArrayList<>();
+      for (Tool t : links.get(i).client.listTools()) {
+        names.add(t.name());
+      }
+      assertThat(names).hasSize(1001).contains("t0", "t999", "base");
+    }
+  }
+
+  @Test
+  void aChangeAfterAQuietWindowIsSentAtOnceAgain() throws Exception {
+    McpServer server = server().build();
+    List<PipeLink> links = clients(server, 2);
+
+    tool(server, "a");
+    clock.advance(Duration.ofMillis(10)); // the window closes quiet
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+
+    tool(server, "b"); // no time passes on the clock
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(2));
+    for (int i = 0; i < 2; i++) {
+      awaitDelivered(i, 2);
+      assertThat(links.get(i).client.listTools())
+          .extracting(Tool::name)
+          .containsExactly("a", "b", "base");
+    }
   }
 
   @Test
@@ -107,11 +175,11 @@ class ListChangedTest {
     clock.advance(Duration.ofMillis(50));
 
     assertThat(links.get(0).client.serverCapabilities().toolsListChanged()).isFalse();
-    assertThat(links)
-        .allSatisfy(l -> {
-          assertThat(l.sentCount(CHANGED)).isZero();
-          assertThat(Counts.of(l.session).gated()).isEqualTo(1);
-        });
+    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isZero());
+    // the server-wide change is held back once per session; the session's own change once more
+    assertThat(Counts.of(links.get(0).session).gated()).isEqualTo(2);
+    assertThat(Counts.of(links.get(1).session).gated()).isEqualTo(1);
+    assertThat(Counts.of(links.get(2).session).gated()).isEqualTo(1);
     assertThat(links.get(1).client.listTools()).extracting(Tool::name).containsExactly("a", "base");
   }
 
@@ -122,10 +190,11 @@ class ListChangedTest {
     PipeLink mine = links.get(0);
 
     mine.session.addTool(Tool.builder("mine").build(), call -> CallToolResult.text("only mine"));
+    assertThat(mine.sentCount(CHANGED)).isEqualTo(1); // at once
     mine.session.addTool(Tool.builder("base").build(), call -> CallToolResult.text("shadowed"));
     clock.advance(Duration.ofMillis(10));
 
-    assertThat(mine.sentCount(CHANGED)).isEqualTo(1);
+    assertThat(mine.sentCount(CHANGED)).isEqualTo(2);
     assertThat(links.get(1).sentCount(CHANGED)).isZero();
     assertThat(links.get(2).sentCount(CHANGED)).isZero();
     assertThat(mine.client.listTools()).extracting(Tool::name).containsExactly("base", "mine");
@@ -139,13 +208,15 @@ class ListChangedTest {
 
     assertThat(mine.session.removeTool("base")).isTrue();
     clock.advance(Duration.ofMillis(10));
-    assertThat(mine.sentCount(CHANGED)).isEqualTo(2);
+    assertThat(mine.sentCount(CHANGED)).isEqualTo(3);
+    assertThat(links.get(1).sentCount(CHANGED)).isZero();
+    assertThat(links.get(2).sentCount(CHANGED)).isZero();
     assertThat(mine.client.callTool("base", null).firstText()).isEqualTo("base");
-    awaitDelivered(0, 2);
+    awaitDelivered(0, 3);
   }
 
   @Test
-  void serverAndSessionChangesInOneBurstGiveEachSessionOneNotification() throws Exception {
+  void serverAndSessionChangesInOneBurstGiveEachSessionAtMostTwoNotifications() throws Exception {
     McpServer server = server().build();
     List<PipeLink> links = clients(server, 3);
 
@@ -159,10 +230,17 @@ class ListChangedTest {
         .session
         .addTool(Tool.builder("local").build(), call -> CallToolResult.text("local"));
     tool(server, "shared2");
+    // the first change (session 1's own) went out at once, to session 1 only
+    assertThat(links.get(0).sentCount(CHANGED)).isZero();
+    assertThat(links.get(1).sentCount(CHANGED)).isEqualTo(1);
+    assertThat(links.get(2).sentCount(CHANGED)).isZero();
     clock.advance(Duration.ofMillis(10));
     clock.advance(Duration.ofMillis(10));
 
-    assertThat(links).allSatisfy(l -> assertThat(l.sentCount(CHANGED)).isEqualTo(1));
+    // the rest of the burst: one more each, whichever layer changed
+    assertThat(links.get(0).sentCount(CHANGED)).isEqualTo(1);
+    assertThat(links.get(1).sentCount(CHANGED)).isEqualTo(2);
+    assertThat(links.get(2).sentCount(CHANGED)).isEqualTo(1);
     assertThat(clock.pending()).isZero();
   }
 

@@ -104,8 +104,8 @@ class SessionCatalogsTest {
                   .code())
           .isEqualTo(ErrorCodes.INVALID_PARAMS);
 
-      // One coalesced notification per area, to A only.
-      assertThat(a.wire().notifications(McpMethods.RESOURCES_LIST_CHANGED)).hasSize(1);
+      // Per area, the first change at once and one for the rest of the burst, to A only.
+      assertThat(a.wire().notifications(McpMethods.RESOURCES_LIST_CHANGED)).hasSize(2);
       assertThat(a.wire().notifications(McpMethods.PROMPTS_LIST_CHANGED)).hasSize(1);
       assertThat(b.wire().notifications(McpMethods.RESOURCES_LIST_CHANGED)).isEmpty();
       assertThat(b.wire().notifications(McpMethods.PROMPTS_LIST_CHANGED)).isEmpty();

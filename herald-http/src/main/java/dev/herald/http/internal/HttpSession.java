@@ -97,6 +97,12 @@ public final class HttpSession {
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
 
+  /**
+   * In a cluster, the node holding this session's standing stream when it is not this one
+   * (docs/scale-out.md); null on a single node and on the session's home.
+   */
+  private volatile @Nullable String homeNode;
+
   HttpSession(Endpoint endpoint, String id) {
     this.endpoint = endpoint;
     this.config = endpoint.config;
@@ -109,6 +115,36 @@ public final class HttpSession {
     this.serverSession = config.mcp.connect(transport);
     events = EngineAccess.of(serverSession).events();
     EngineAccess.of(serverSession).closed().whenComplete((c, e) -> terminate());
+  }
+
+  /**
+   * Connects a server session restored from a cluster's directory: through its handshake already,
+   * and this node's fan-out reaches it only if {@code home}.
+   */
+  void connectReplica(dev.herald.internal.server.SessionState state, boolean home) {
+    var access = dev.herald.internal.server.ClusterAccess.get();
+    ServerSession ss = access.restore(config.mcp, transport, state);
+    access.home(ss, home);
+    this.serverSession = ss;
+    events = EngineAccess.of(ss).events();
+    EngineAccess.of(ss).closed().whenComplete((c, e) -> terminate());
+    ClusterLink link = endpoint.cluster;
+    if (link != null) {
+      link.connected(this, ss);
+    }
+  }
+
+  @Nullable String homeNode() {
+    return homeNode;
+  }
+
+  void homeNode(@Nullable String node) {
+    this.homeNode = node;
+  }
+
+  /** The standing stream, if one was made. */
+  @Nullable SseStream standingIfOpen() {
+    return standing;
   }
 
   EventStore store() {
@@ -252,6 +288,12 @@ public final class HttpSession {
     }
     if (message instanceof JsonRpcMessage.Response) {
       LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
+      return;
+    }
+    String home = homeNode;
+    ClusterLink link = endpoint.cluster;
+    if (home != null && link != null) {
+      link.seam.relay(id, home, json); // the standing stream is on another node
       return;
     }
     standing().publish(message, json);
