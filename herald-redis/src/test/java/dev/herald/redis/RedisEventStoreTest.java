@@ -91,4 +91,17 @@ class RedisEventStoreTest extends EventStoreContract {
     assertThat(s.replay("s1", "r1", 1, (seq, m) -> {})).isFalse();
     assertThat(s.replay("s1", "r1", 2, (seq, m) -> {})).isTrue();
   }
+
+  @Test
+  void anInterruptedThreadStillAppendsAndKeepsItsInterrupt() {
+    EventStore s = store();
+    Thread.currentThread().interrupt();
+    try {
+      s.append("s1", "r1", 1, json("last words"));
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(replayed(s, "s1", "r1", 0)).containsExactly("1=last words");
+  }
 }
