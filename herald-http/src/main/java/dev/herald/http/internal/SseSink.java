@@ -3,7 +3,6 @@ package dev.herald.http.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -86,10 +85,23 @@ public final class SseSink implements Exchange.Done {
   private final Exchange exchange;
   private final int maxFrames;
   private final long maxBytes;
-  private final AtomicBoolean completed = new AtomicBoolean();
+  private volatile boolean completed; // set once through COMPLETED (no AtomicBoolean per sink)
+
+  private static final java.lang.invoke.VarHandle COMPLETED;
+
+  static {
+    try {
+      COMPLETED =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(SseSink.class, "completed", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
-  private final ArrayDeque<Frame> queue = new ArrayDeque<>();
+  private final ArrayDeque<Frame> queue = new ArrayDeque<>(2); // grows with a burst; idle, small
   private long queuedBytes;
   private boolean ending;
   private boolean lastWritten;
@@ -352,7 +364,7 @@ public final class SseSink implements Exchange.Done {
   }
 
   private void abort(Throwable cause) {
-    if (!completed.get()) {
+    if (!completed) {
       finish(cause);
       exchange.abort(cause); // a write stuck on a reader that never reads fails with it
     }
@@ -369,7 +381,7 @@ public final class SseSink implements Exchange.Done {
     } finally {
       lock.unlock();
     }
-    if (!completed.compareAndSet(false, true)) {
+    if (!COMPLETED.compareAndSet(this, false, true)) {
       return;
     }
     if (l != null) {
