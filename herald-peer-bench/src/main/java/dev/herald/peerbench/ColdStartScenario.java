@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cold start, the median of {@code spawns} fresh JVMs each (after one untimed spawn that warms the
- * file cache), with the JVM's defaults (no heap or GC flags), as a host would spawn them:
+ * Cold start, the median of {@code spawns} fresh JVMs each (after one untimed round that warms the
+ * file cache; the kinds spawned in turn, round after round), with the JVM's defaults (no heap or GC flags), as a host would spawn them:
  *
  * <ul>
  *   <li>stdio servers, from process start to the answer to {@code initialize} (written to stdin at
@@ -50,90 +50,114 @@ final class ColdStartScenario {
         b.options.get("herald-jar").isEmpty()
             ? b.classpaths.root().resolve("herald-cli/target/herald.jar")
             : Path.of(b.options.get("herald-jar"));
-    Double sdk = null;
+    List<Probe> servers = new ArrayList<>();
     if (b.options.target(Report.SDK)) {
-      sdk =
-          server(
-              "cold.minimal",
+      servers.add(
+          new Probe(
+              List.of("cold.minimal", "cold.serve"),
               Report.SDK,
-              spawns,
-              deadline,
-              List.of(java, "-cp", b.classpaths.forRole("sdk"), SdkStdioServer.class.getName()));
-      if (sdk != null) {
-        b.report.put("cold.serve", Report.SDK, sdk);
-      }
+              List.of(java, "-cp", b.classpaths.forRole("sdk"), SdkStdioServer.class.getName()),
+              INITIALIZE,
+              "\"result\""));
     }
     if (b.options.target(Report.HERALD)) {
-      server(
-          "cold.minimal",
-          Report.HERALD,
-          spawns,
-          deadline,
-          List.of(java, "-cp", b.classpaths.forRole("herald"), HeraldStdioServer.class.getName()));
+      servers.add(
+          new Probe(
+              List.of("cold.minimal"),
+              Report.HERALD,
+              List.of(
+                  java, "-cp", b.classpaths.forRole("herald"), HeraldStdioServer.class.getName()),
+              INITIALIZE,
+              "\"result\""));
       if (Files.isRegularFile(jar)) {
-        server(
-            "cold.serve",
-            Report.HERALD,
-            spawns,
-            deadline,
-            List.of(java, "-jar", jar.toString(), "serve", "--stdio"));
+        servers.add(
+            new Probe(
+                List.of("cold.serve"),
+                Report.HERALD,
+                List.of(java, "-jar", jar.toString(), "serve", "--stdio"),
+                INITIALIZE,
+                "\"result\""));
       } else {
         b.report.note("cold start of herald serve: no " + jar + " (build herald-cli)");
       }
     }
+    measure(servers, spawns, deadline);
     try (Child server =
         Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
       String uri = "http://127.0.0.1:" + server.port + "/mcp";
+      List<Probe> clients = new ArrayList<>();
       for (String kind : List.of(Report.HERALD, Report.SDK)) {
-        if (!b.options.target(kind)) {
-          continue;
+        if (b.options.target(kind)) {
+          clients.add(
+              new Probe(
+                  List.of("cold.client"),
+                  kind,
+                  List.of(
+                      java,
+                      "-cp",
+                      b.classpaths.forRole(kind),
+                      ClientMain.class.getName(),
+                      kind,
+                      "once",
+                      uri,
+                      Long.toString(Child.secondsLeft(deadline))),
+                  null,
+                  "RESULT"));
         }
-        List<String> cmd =
-            List.of(
-                java,
-                "-cp",
-                b.classpaths.forRole(kind),
-                ClientMain.class.getName(),
-                kind,
-                "once",
-                uri,
-                Long.toString(Child.secondsLeft(deadline)));
-        measure("cold.client", kind, spawns, deadline, cmd, null, "RESULT");
       }
+      measure(clients, spawns, deadline);
     } catch (Exception e) {
       b.report.note("cold start of clients: the ceiling server failed: " + Bench.reason(e));
     }
   }
 
-  private Double server(String key, String column, int spawns, long deadline, List<String> cmd) {
-    return measure(key, column, spawns, deadline, cmd, INITIALIZE, "\"result\"");
-  }
+  /** One kind of process to spawn: the rows its median goes to, its column, how to run it. */
+  private record Probe(
+      List<String> keys, String column, List<String> cmd, String input, String expect) {}
 
-  private Double measure(
-      String key,
-      String column,
-      int spawns,
-      long deadline,
-      List<String> cmd,
-      String input,
-      String expect) {
-    try {
-      Path log = Child.log(b.classpaths, "coldstart-" + key + "-" + column);
-      List<Double> ms = new ArrayList<>();
-      for (int i = 0; i <= spawns; i++) {
-        Spawn.Outcome o = Spawn.run(cmd, log, input, expect, deadline);
-        if (i > 0) {
-          ms.add(o.nanos() / 1e6);
+  /**
+   * Spawns the probes in turn, round after round (one untimed round first), so that a load that
+   * drifts, or the time bound, touches each of them alike; then puts each one's median.
+   */
+  private void measure(List<Probe> probes, int spawns, long deadline) {
+    List<List<Double>> ms = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    for (int k = 0; k < probes.size(); k++) {
+      ms.add(new ArrayList<>());
+      failed.add(null);
+    }
+    for (int i = 0; i <= spawns && System.nanoTime() < deadline; i++) {
+      for (int k = 0; k < probes.size(); k++) {
+        Probe p = probes.get(k);
+        if (failed.get(k) != null) {
+          continue;
+        }
+        try {
+          Path log = Child.log(b.classpaths, "coldstart-" + p.keys().get(0) + "-" + p.column());
+          Spawn.Outcome o = Spawn.run(p.cmd(), log, p.input(), p.expect(), deadline);
+          if (i > 0) {
+            ms.get(k).add(o.nanos() / 1e6);
+          }
+        } catch (Exception e) {
+          failed.set(k, Bench.reason(e));
         }
       }
-      double median = Bench.median(ms.stream().mapToDouble(Double::doubleValue).toArray());
-      b.report.put(key, column, median);
-      b.log("[coldstart] %-12s %-7s median %.0f ms of %s", key, column, median, ms);
-      return median;
-    } catch (Exception e) {
-      b.report.note(key + ", " + Bench.column(column) + ": " + Bench.reason(e));
-      b.log("[coldstart] %s %s failed: %s", key, column, Bench.reason(e));
-      return null;
+    }
+    for (int k = 0; k < probes.size(); k++) {
+      Probe p = probes.get(k);
+      List<Double> v = ms.get(k);
+      if (failed.get(k) != null) {
+        b.report.note(p.keys().get(0) + ", " + Bench.column(p.column()) + ": " + failed.get(k));
+        b.log("[coldstart] %s %s failed: %s", p.keys().get(0), p.column(), failed.get(k));
+      }
+      if (v.isEmpty()) {
+        continue;
+      }
+      double median = Bench.median(v.stream().mapToDouble(Double::doubleValue).toArray());
+      for (String key : p.keys()) {
+        b.report.put(key, p.column(), median);
+      }
+      b.log("[coldstart] %-12s %-7s median %.0f ms of %s", p.keys().get(0), p.column(), median, v);
     }
   }
 }

@@ -19,13 +19,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * List change to many sessions with open GET streams, and the heap an idle session costs.
  *
  * <p>Per server: a warm-up fleet of 20 sessions (opened, sent one change, closed); the baseline
- * heap; {@code sessions} sessions, each on one connection of its own ({@code initialize}, {@code
- * notifications/initialized}, then the standing GET on the same connection, read line by line
- * on a virtual thread), opened 16 at a time; the heap again: (loaded - baseline) / sessions is the
- * live heap per idle session ({@code heap}). Then ({@code fanout}) {@code fanout-warmup} + {@code
- * fanout-rounds} triggers, one at a time: the child adds a tool and answers with its nanoTime at
- * the call (the same CLOCK_MONOTONIC as the driver's), and each session's arrival of {@code
- * notifications/tools/list_changed} is timed from it. Figures: first, median and last arrival,
+ * heap; {@code sessions} sessions ({@code initialize} and {@code notifications/initialized} on
+ * one connection, then the standing GET on a fresh connection, or with {@code --get-connection
+ * reuse} on the same one, read line by line on a virtual thread), opened 16 at a time; the heap
+ * again: (loaded - baseline) / sessions is the live heap per idle session ({@code heap}). Then
+ * ({@code fanout}) {@code fanout-warmup} + {@code fanout-rounds} triggers, one at a time: the
+ * child adds a tool and answers with its nanoTime at the call (the same CLOCK_MONOTONIC as the
+ * driver's), and each session's arrival of {@code notifications/tools/list_changed} is timed
+ * from it. Figures: first, median and last arrival,
  * medians over the timed triggers (warm), and the last arrival of the first trigger (cold). At the
  * end every session is DELETEd.
  */
@@ -66,6 +67,7 @@ final class FleetScenario {
     long deadline = b.scenarioDeadline(300);
     int warmup = b.options.integer("fanout-warmup");
     int rounds = b.options.integer("fanout-rounds");
+    boolean freshGet = b.options.get("get-connection").equals("fresh");
     int events = fanout ? 1 + warmup + rounds : 0;
     List<Fleet> fleets = new ArrayList<>();
     // The readers end when their sockets close: the child and the fleets close before them.
@@ -74,14 +76,14 @@ final class FleetScenario {
             Child.server(b.classpaths, t, b.options.get("child-heap"), n + 100, deadline);
         AutoCloseable sockets = () -> fleets.forEach(Fleet::abort)) {
       child.checkClock();
-      Fleet warm = new Fleet(child.port, Math.min(20, n), 2, readers);
+      Fleet warm = new Fleet(child.port, Math.min(20, n), 2, readers, freshGet);
       fleets.add(warm);
       warm.open(deadline);
       warm.await(0, child.trigger(0), deadline);
       warm.close(deadline);
       Thread.sleep(500);
       long baseline = heap ? child.heap() : 0;
-      Fleet fleet = new Fleet(child.port, n, Math.max(1, events), readers);
+      Fleet fleet = new Fleet(child.port, n, Math.max(1, events), readers, freshGet);
       fleets.add(fleet);
       long t0 = System.nanoTime();
       fleet.open(deadline);
@@ -132,10 +134,12 @@ final class FleetScenario {
     private final List<Session> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ExecutorService readers;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final boolean freshGet;
     private volatile boolean closing;
 
-    Fleet(int port, int n, int events, ExecutorService readers) {
+    Fleet(int port, int n, int events, ExecutorService readers, boolean freshGet) {
       this.port = port;
+      this.freshGet = freshGet;
       this.n = n;
       this.readers = readers;
       this.arrivals = new long[events][n];
@@ -164,6 +168,9 @@ final class FleetScenario {
           try {
             Session s = Session.open(port);
             sessions.add(s);
+            if (freshGet) {
+              s.reconnect(port);
+            }
             s.sendStandingGet();
             sent = true;
             slots.release();

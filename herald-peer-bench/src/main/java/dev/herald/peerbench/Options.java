@@ -19,12 +19,14 @@ final class Options {
     DEFAULTS.put("timeout-s", "900");
     DEFAULTS.put("progress-count", "10000");
     DEFAULTS.put("progress-warmup", "5");
+    DEFAULTS.put("progress-warmup-s", "10");
     DEFAULTS.put("progress-rounds", "5");
     DEFAULTS.put("call-sessions", "16");
     DEFAULTS.put("calls-warmup-s", "8");
     DEFAULTS.put("calls-s", "8");
     DEFAULTS.put("stateless", "true");
     DEFAULTS.put("sessions", "1000");
+    DEFAULTS.put("get-connection", "fresh");
     DEFAULTS.put("fanout-warmup", "3");
     DEFAULTS.put("fanout-rounds", "5");
     DEFAULTS.put("client-threads", "16");

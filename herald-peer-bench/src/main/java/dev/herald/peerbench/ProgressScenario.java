@@ -4,11 +4,12 @@ import java.io.IOException;
 
 /**
  * Progress: one {@code tools/call} of {@code progress} whose handler sends {@code count}
- * notifications on the call's own SSE stream before the result. Per server: {@code
- * progress-warmup} untimed calls, then {@code progress-rounds} timed ones, each from the POST to
- * the last byte of its answer, one at a time on one session. Figures: notifications per second
- * (median over the timed calls) and the server's process CPU per notification (over all timed
- * calls). Each answer must hold exactly {@code count} progress notifications and the result.
+ * notifications on the call's own SSE stream before the result. Per server: untimed calls (at
+ * least {@code progress-warmup} of them, for at least {@code progress-warmup-s} seconds), then
+ * {@code progress-rounds} timed ones, each from the POST to the last byte of its answer, one at a
+ * time on one session. Figures: notifications per second (median over the timed calls) and the
+ * server's process CPU per notification (over all timed calls). Each answer must hold exactly
+ * {@code count} progress notifications and the result.
  */
 final class ProgressScenario {
   private static final byte[] PROGRESS = Scan.ascii("notifications/progress");
@@ -30,8 +31,16 @@ final class ProgressScenario {
       long deadline = b.scenarioDeadline(120);
       try (Child child = Child.server(b.classpaths, t, b.options.get("child-heap"), 200, deadline);
           Session s = Session.open(child.port)) {
-        for (int i = 0; i < b.options.integer("progress-warmup"); i++) {
+        // Warm-up: at least progress-warmup calls and progress-warmup-s seconds (on a loaded
+        // machine the JIT needs the time more than the count).
+        long warmEnd = System.nanoTime() + b.options.integer("progress-warmup-s") * 1_000_000_000L;
+        for (int i = 0;
+            i < b.options.integer("progress-warmup") || System.nanoTime() < warmEnd;
+            i++) {
           call(s, n, "w" + i);
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("time bound reached in the warm-up");
+          }
         }
         int rounds = b.options.integer("progress-rounds");
         double[] perSecond = new double[rounds];

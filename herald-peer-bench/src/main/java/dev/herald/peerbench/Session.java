@@ -17,7 +17,7 @@ final class Session implements AutoCloseable {
   static final String MODERN = "2026-07-28";
   private static final String ACCEPT = "application/json, text/event-stream";
 
-  final RawHttp http;
+  RawHttp http;
   private final boolean stateless;
   private String id;
   private String version;
@@ -126,6 +126,12 @@ final class Session implements AutoCloseable {
     if (r.head().status() != 200 || !body.contains("\"result\"") || !body.contains(text)) {
       throw new IOException("echo answered HTTP " + r.head().status() + ": " + brief(body));
     }
+  }
+
+  /** Closes this session's connection and opens a new one (the session stays). */
+  void reconnect(int port) throws IOException {
+    http.close();
+    http = new RawHttp(port);
   }
 
   /**
