@@ -7,6 +7,7 @@ import dev.herald.server.ServedEras;
 import dev.herald.session.EventListener;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,6 +74,45 @@ final class ServeCommand implements Callable<Integer> {
           "Protocol eras to serve: dual (2026-07-28 and the handshake; the default), modern"
               + " (2026-07-28 only) or handshake (2025-11-25 and before only).")
   Eras eras = Eras.dual;
+
+  /**
+   * The command for {@code serve}, {@code serve --stdio}, either with {@code --eras E} or {@code
+   * --eras=E}, read without picocli (whose model costs a server spawned on demand a good part of its
+   * start-up); {@code null} for anything else, which picocli parses as usual.
+   */
+  static @Nullable ServeCommand plainStdio(String... args) {
+    if (args.length == 0 || !args[0].equals("serve")) {
+      return null;
+    }
+    ServeCommand c = new ServeCommand();
+    boolean stdio = false;
+    boolean eras = false;
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      String value = null;
+      if (a.equals("--stdio") && !stdio) {
+        stdio = true;
+      } else if (a.equals("--eras") && !eras && i + 1 < args.length) {
+        value = args[++i];
+      } else if (a.startsWith("--eras=") && !eras) {
+        value = a.substring("--eras=".length());
+      } else {
+        return null;
+      }
+      if (value != null) {
+        eras = true;
+        switch (value) {
+          case "dual" -> c.eras = Eras.dual;
+          case "modern" -> c.eras = Eras.modern;
+          case "handshake" -> c.eras = Eras.handshake;
+          default -> {
+            return null; // picocli says what is wrong
+          }
+        }
+      }
+    }
+    return c;
+  }
 
   @Override
   public Integer call() throws Exception {
