@@ -624,7 +624,7 @@ public final class SessionEngine {
     t.start();
   }
 
-  private void sendProgress(JsonRpcMessage.Notification progress, @Nullable RequestId relatedTo) {
+  private void sendProgress(EncodedMessage progress, @Nullable RequestId relatedTo) {
     try {
       transport.send(progress, relatedTo);
     } catch (RuntimeException e) {

@@ -277,26 +277,49 @@ public final class HttpSession {
     if (failedInit) {
       endpoint.forget(this); // no session outlives the answer that refuses it, nor holds a slot
     }
+    boolean response = message instanceof JsonRpcMessage.Response;
     if (key != null) {
       SseStream s = requests.get(key);
-      if (s != null && s.publish(message, json)) {
+      if (s != null && s.publish(json, response)) {
         if (failedInit) {
           Thread.ofVirtual().start(this::close);
         }
         return;
       }
     }
-    if (message instanceof JsonRpcMessage.Response) {
+    if (response) {
       LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
       return;
     }
+    toStanding(json);
+  }
+
+  /**
+   * As {@link #route(JsonRpcMessage, byte[], RequestId)} for a notification, without its message
+   * object (the progress hot path encodes straight to bytes and never builds one).
+   */
+  void routeNotification(byte[] json, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
+    if (relatedTo != null) {
+      SseStream s = requests.get(relatedTo);
+      if (s != null && s.publish(json, false)) {
+        return;
+      }
+    }
+    toStanding(json);
+  }
+
+  /** An unsolicited message: the standing stream here, or relayed to the node that holds it. */
+  private void toStanding(byte[] json) {
     String home = homeNode;
     ClusterLink link = endpoint.cluster;
     if (home != null && link != null) {
       link.seam.relay(id, home, json); // the standing stream is on another node
       return;
     }
-    standing().publish(message, json);
+    standing().publish(json, false);
   }
 
   SseStream standing() {
@@ -491,7 +514,11 @@ public final class HttpSession {
     /** A notification encoded once for many sessions: routed with its shared bytes. */
     @Override
     public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
-      route(encoded.message(), encoded.bytes(), relatedTo);
+      if (encoded.isNotification()) {
+        routeNotification(encoded.bytes(), relatedTo);
+      } else {
+        route(encoded.message(), encoded.bytes(), relatedTo);
+      }
     }
 
     /** The request was cancelled: end its stream and free its id (no response will come). */
