@@ -98,7 +98,7 @@ public final class RedisStores implements AutoCloseable {
   /**
    * A new task store on this connection, for {@link TaskSettings.Builder#store}: {@code
    * TaskSettings.builder().store(redis::taskStore)}. Its tasks are recorded as run by this {@link
-   * #node()}; it fails, on a timer, the tasks of nodes whose heartbeat expired. The server closes
+   * #node()}; it fails, on a timer, the tasks of nodes whose heartbeat stayed missing for a heartbeat TTL. The server closes
    * it when it closes (its listeners and timer, not the connection).
    *
    * @throws IllegalStateException if this is closed

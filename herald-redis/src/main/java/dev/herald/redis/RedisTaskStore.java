@@ -13,8 +13,10 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +47,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every task records the node that created it, which runs its handler; {@link #sweep} (run
  * periodically on every node) fails, with an {@code internal error} outcome ("The node running
- * this task stopped"), every task that is not terminal and whose node's heartbeat expired. The
+ * this task stopped"), every task that is not terminal and whose node's heartbeat has been missing
+ * for a heartbeat TTL. The
  * version check makes that happen once, whichever nodes sweep at the same time.
  *
  * <p>Redis unavailable: every call throws {@link RedisUnavailableException} within the command
@@ -173,6 +176,9 @@ final class RedisTaskStore implements TaskStore {
   private final TaskChanges changes;
   private final @Nullable ScheduledFuture<?> sweeping;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** When each node was first seen without a heartbeat ({@link System#nanoTime()}); the sweep's. */
+  private final Map<String, Long> missingSince = new ConcurrentHashMap<>();
 
   /**
    * @param sweeper where {@link #sweep} runs every half heartbeat TTL, or {@code null} for none
@@ -473,6 +479,9 @@ final class RedisTaskStore implements TaskStore {
   /**
    * Fails every task that is not terminal and whose node's heartbeat expired, with an internal
    * error ("The node running this task stopped"); forgets such nodes once they have no task left.
+   * A node counts as stopped once this store has seen its heartbeat missing for a heartbeat TTL
+   * (over several sweeps, without a failed sweep in between): a node whose key lapsed while Redis
+   * restarted, or during a short partition, gets that long to beat again.
    *
    * @return how many tasks this call failed (a task failed by another node's sweep is not counted)
    */
@@ -482,11 +491,19 @@ final class RedisTaskStore implements TaskStore {
     List<byte[]> nodes =
         redis.call("list task nodes", () -> redis.sync().smembers(nodesKey)).stream().toList();
     int failed = 0;
+    long now = System.nanoTime();
+    missingSince.keySet().retainAll(nodes.stream().map(Redis::string).toList());
     for (byte[] raw : nodes) {
       String other = Redis.string(raw);
       if (other.equals(node.id()) || node.isAlive(other)) {
+        missingSince.remove(other);
         continue;
       }
+      long since = missingSince.computeIfAbsent(other, n -> now);
+      if (now - since < node.heartbeatTtl().toNanos()) {
+        continue; // missing for less than a heartbeat TTL: it may be beating again
+      }
+      missingSince.remove(other);
       String nodeKey = keys.node(other);
       for (byte[] id : redis.call("list a node's tasks", () -> redis.sync().smembers(nodeKey))) {
         failed += failOrphan(nodeKey, Redis.string(id)) ? 1 : 0;
@@ -528,6 +545,7 @@ final class RedisTaskStore implements TaskStore {
           "keep the cursor key", () -> redis.sync().set(key, cursorKey, SetArgs.Builder.nx()));
       sweep();
     } catch (RuntimeException e) {
+      missingSince.clear(); // what was seen before the failure says nothing about now
       System.getLogger(RedisTaskStore.class.getName())
           .log(System.Logger.Level.DEBUG, "task sweep failed: {0}", e.getMessage());
     }

@@ -13,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,21 +50,26 @@ class NodeCrashTest {
         RedisStores survivor =
             RedisStores.builder(redis.uri())
                 .prefix("crash:")
-                .heartbeatTtl(java.time.Duration.ofMillis(900))
+                .heartbeatTtl(Duration.ofMillis(900))
                 .build();
         RedisStores other =
             RedisStores.builder(redis.uri())
                 .prefix("crash:")
-                .heartbeatTtl(java.time.Duration.ofMillis(900))
+                .heartbeatTtl(Duration.ofMillis(900))
                 .build();
         TaskStore tasks = survivor.taskStore();
         TaskStore otherTasks = other.taskStore()) {
       List<StoredTask> heard = new CopyOnWriteArrayList<>();
       tasks.listen(heard::add);
-      String java = ProcessHandle.current().info().command().orElse("java");
+      String javaCommand = ProcessHandle.current().info().command().orElse("java");
       Process child =
           new ProcessBuilder(
-                  java, "-cp", classPath(), CrashingNode.class.getName(), redis.uri(), "crash:")
+                  javaCommand,
+                  "-cp",
+                  classPath(),
+                  CrashingNode.class.getName(),
+                  redis.uri(),
+                  "crash:")
               .redirectError(ProcessBuilder.Redirect.INHERIT)
               .start();
       List<String> lines = new CopyOnWriteArrayList<>();
@@ -83,8 +89,9 @@ class NodeCrashTest {
               });
       try {
         eventually(
-            () -> lines.stream().filter(l -> l.startsWith("appended ")).count() >= 300,
-            "the child appended 300 events");
+            Duration.ofMinutes(2), // a JVM starting on a busy machine
+            () -> lines.stream().filter(l -> l.startsWith("appended ")).count() >= 100,
+            "the child appended 100 events");
       } finally {
         child.destroyForcibly(); // SIGKILL, mid-append
         child.waitFor(60, TimeUnit.SECONDS);
@@ -106,6 +113,7 @@ class NodeCrashTest {
           .isBetween(0, 1);
 
       eventually(
+          Duration.ofMinutes(1),
           () ->
               otherTasks
                   .get(TaskOwner.anyone(), taskId, Instant.now())

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
  * what the first appended, and the age bound on Redis's clock.
  */
 class RedisEventStoreTest extends EventStoreContract {
+  /** Generous: the machine's cores may be busy. */
+  private static final Duration WAIT = Duration.ofMinutes(1);
+
   private static final AtomicInteger STORES = new AtomicInteger();
   private static RedisProcess server;
   private static Redis redis;
@@ -72,6 +75,7 @@ class RedisEventStoreTest extends EventStoreContract {
     RedisEventStore s = new RedisEventStore(fresh(), 100, 1024 * 1024, Duration.ofMillis(300));
     s.append("s1", "r1", 1, json("old"));
     eventually(
+        WAIT,
         () -> !s.replay("s1", "r1", 0, (seq, m) -> {}),
         "event 1 is forgotten once it is older than 300 ms");
     assertThat(replayed(s, "s1", "r1", 0)).isEmpty();

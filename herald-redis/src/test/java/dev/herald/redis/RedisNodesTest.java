@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /** Several nodes (each its own connection) on one real redis-server. */
 class RedisNodesTest {
+  /** Generous: the machine's cores may be busy. */
+  private static final Duration WAIT = Duration.ofMinutes(1);
+
   private static RedisProcess server;
 
   @BeforeAll
@@ -101,8 +104,10 @@ class RedisNodesTest {
       assertThat(c1.changed()).isTrue();
       assertThat(onA.get(alice, t.taskId(), now).orElseThrow().status())
           .isEqualTo(TaskStatus.CANCELLED);
-      eventually(() -> versions(heardOnA, t.taskId()).size() == 2, "node a hears both versions");
-      eventually(() -> versions(heardOnB, t.taskId()).size() == 2, "node b hears both versions");
+      eventually(
+          WAIT, () -> versions(heardOnA, t.taskId()).size() == 2, "node a hears both versions");
+      eventually(
+          WAIT, () -> versions(heardOnB, t.taskId()).size() == 2, "node b hears both versions");
       assertThat(versions(heardOnA, t.taskId())).containsExactly(1L, 2L);
       assertThat(versions(heardOnB, t.taskId())).containsExactly(1L, 2L);
     }
@@ -152,6 +157,7 @@ class RedisNodesTest {
       dead.node().stopBeating(); // a crash: the heartbeat key runs out, nothing is cleaned up
 
       eventually(
+          WAIT,
           () -> onB.get(alice, running.taskId(), Instant.now()).orElseThrow().terminal(),
           "a live node fails the dead node's task");
       StoredTask failed = onB.get(alice, running.taskId(), Instant.now()).orElseThrow();
@@ -160,8 +166,10 @@ class RedisNodesTest {
           .isInstanceOfSatisfying(
               TaskOutcome.Error.class,
               e -> assertThat(e.error().message()).isEqualTo(RedisTaskStore.NODE_STOPPED));
-      eventually(() -> versions(heardOnC, running.taskId()).size() == 2, "c hears the failure");
-      eventually(() -> versions(heardOnB, running.taskId()).size() == 2, "b hears the failure");
+      eventually(
+          WAIT, () -> versions(heardOnC, running.taskId()).size() == 2, "c hears the failure");
+      eventually(
+          WAIT, () -> versions(heardOnB, running.taskId()).size() == 2, "b hears the failure");
       assertThat(versions(heardOnB, running.taskId())).containsExactly(1L, 2L);
       assertThat(versions(heardOnC, running.taskId())).containsExactly(1L, 2L);
       assertThat(onC.get(alice, finished.taskId(), Instant.now()).orElseThrow().status())

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * is back, without a new connection.
  */
 class RedisOutageTest {
+  /** Generous: the machine's cores may be busy. */
+  private static final Duration WAIT = Duration.ofMinutes(1);
 
   private static StoredTask task(TaskOwner owner) {
     return StoredTask.create(
@@ -116,12 +118,14 @@ class RedisOutageTest {
 
       server.restart();
       eventually(
+          WAIT,
           () -> everyCall(a.eventStore(), onA, 3).stream().allMatch(e -> e == null),
           "every call works again once Redis is back");
-      eventually(() -> a.node().isAlive(a.node().id()), "the heartbeat is back");
+      eventually(WAIT, () -> a.node().isAlive(a.node().id()), "the heartbeat is back");
 
       StoredTask after = task(TaskOwner.session("bob"));
       eventually(
+          WAIT,
           () -> {
             try {
               onB.create(task(TaskOwner.session("probe")));
@@ -133,6 +137,7 @@ class RedisOutageTest {
           "node b works again");
       onB.create(after);
       eventually(
+          WAIT,
           () -> heardOnA.stream().anyMatch(t -> t.taskId().equals(after.taskId())),
           "node a hears node b's changes again (subscribed again after the reconnect)");
       List<Long> seen = new ArrayList<>();

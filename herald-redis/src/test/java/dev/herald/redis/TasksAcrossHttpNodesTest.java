@@ -32,6 +32,9 @@ import tools.jackson.databind.JsonNode;
  * tasks/cancel}).
  */
 class TasksAcrossHttpNodesTest {
+  /** Generous: the machine's cores may be busy. */
+  private static final Duration WAIT = Duration.ofMinutes(1);
+
   private static final String EXT = "io.modelcontextprotocol/tasks";
   private static final String TASKS_META =
       "'_meta':{'io.modelcontextprotocol/protocolVersion':'2026-07-28',"
@@ -137,6 +140,7 @@ class TasksAcrossHttpNodesTest {
 
   private void awaitStatus(URI node, String taskId, String status) {
     eventually(
+        WAIT,
         () -> {
           try {
             return status.equals(status(node, taskId));
