@@ -138,6 +138,19 @@ public final class HttpSession {
     return homeNode;
   }
 
+  /** Whether this node's next record of the session names it the home (cluster only). */
+  private volatile boolean homeClaim;
+
+  void claimHome() {
+    homeClaim = true;
+  }
+
+  boolean takeHomeClaim() {
+    boolean c = homeClaim;
+    homeClaim = false;
+    return c;
+  }
+
   void homeNode(@Nullable String node) {
     this.homeNode = node;
   }
