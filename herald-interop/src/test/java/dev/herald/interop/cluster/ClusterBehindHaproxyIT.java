@@ -40,9 +40,13 @@ import org.junit.jupiter.api.Timeout;
  * HAProxy (round robin, no stickiness), driven through the balancer by Herald's client
  * (docs/scale-out.md): the checks a single node passes, passed by the cluster.
  */
-@Timeout(300)
+@Timeout(900)
 class ClusterBehindHaproxyIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** A node's JVM loads Netty and Lettuce before it listens: slow on a busy machine. */
+  private static final Duration START = Duration.ofSeconds(300);
+
   private static final String HAPROXY = "/usr/sbin/haproxy";
 
   private static RedisProcess redis;
@@ -76,7 +80,7 @@ class ClusterBehindHaproxyIT {
               .start());
     }
     for (int port : ports) {
-      eventually(WAIT, () -> listening(port), "node on port " + port + " is up");
+      eventually(START, () -> listening(port), "node on port " + port + " is up");
     }
     StringBuilder cfg =
         new StringBuilder(
