@@ -262,6 +262,18 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
     }
 
     @Override
+    public void touched(String sessionId) {
+      bus.afterPublishes(() -> {
+        try {
+          directory.touch(sessionId);
+        } catch (RuntimeException e) {
+          // Redis is away: the next use pushes it back
+        }
+        return null;
+      });
+    }
+
+    @Override
     public void relay(String sessionId, String homeNode, byte[] json) {
       bus.send(homeNode, "relay", ClusterBus.join(sessionId, json));
     }

@@ -80,6 +80,12 @@ final class SessionDirectory {
     return v == null ? "" : Redis.string(v);
   }
 
+  /** Pushes back the session's expiry. */
+  void touch(String sessionId) {
+    String key = key(sessionId);
+    redis.call("refresh a session", () -> redis.sync().expire(key, ttlSeconds));
+  }
+
   /** Forgets the session (the client ended it). */
   void remove(String sessionId) {
     String key = key(sessionId);

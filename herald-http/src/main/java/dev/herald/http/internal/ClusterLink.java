@@ -43,6 +43,9 @@ final class ClusterLink {
   /** How long a request waits for the session directory before it is refused with 503. */
   static final long LOOKUP_TIMEOUT_SECONDS = 5;
 
+  /** How often, at most, a session's use on this node pushes back its record's expiry. */
+  static final long TOUCH_INTERVAL_SECONDS = 30;
+
   /** How long a handler thread waits for its state change to be recorded. */
   static final long RECORD_TIMEOUT_SECONDS = 2;
 
@@ -109,6 +112,13 @@ final class ClusterLink {
       } catch (Exception e) {
         LOG.log(Level.DEBUG, "[{0}] state not recorded in the cluster: {1}", s.id, e.toString());
       }
+    }
+  }
+
+  /** The client used {@code s} here: its directory record lives on (throttled). */
+  void used(HttpSession s) {
+    if (s.touchDue(TimeUnit.SECONDS.toNanos(TOUCH_INTERVAL_SECONDS))) {
+      seam.touched(s.id);
     }
   }
 

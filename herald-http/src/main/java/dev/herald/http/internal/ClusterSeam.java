@@ -44,6 +44,12 @@ public interface ClusterSeam {
    */
   void forward(String sessionId, byte[] json);
 
+  /**
+   * The client used the session on this node: its record's expiry is pushed back. Called at most
+   * once per {@link ClusterLink#TOUCH_INTERVAL_SECONDS} per session and node.
+   */
+  default void touched(String sessionId) {}
+
   /** The client ended the session ({@code DELETE}): it ends on every node and is forgotten. */
   void ended(String sessionId);
 

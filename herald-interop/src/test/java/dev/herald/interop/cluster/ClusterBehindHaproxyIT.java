@@ -32,7 +32,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -41,6 +44,7 @@ import org.junit.jupiter.api.Timeout;
  * (docs/scale-out.md): the checks a single node passes, passed by the cluster.
  */
 @Timeout(900)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterBehindHaproxyIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
@@ -51,6 +55,7 @@ class ClusterBehindHaproxyIT {
 
   private static RedisProcess redis;
   private static final List<Process> processes = new ArrayList<>();
+  private static final List<Process> nodes = new ArrayList<>();
   private static Path dir;
   private static URI balancer;
 
@@ -65,7 +70,7 @@ class ClusterBehindHaproxyIT {
     for (int i = 0; i < 3; i++) {
       int port = RedisProcess.freePort();
       ports.add(port);
-      processes.add(
+      Process node =
           new ProcessBuilder(
                   HeraldJar.command(
                       "serve",
@@ -77,7 +82,9 @@ class ClusterBehindHaproxyIT {
                       "127.0.0.1:" + lb))
               .redirectErrorStream(true)
               .redirectOutput(dir.resolve("node" + i + ".log").toFile())
-              .start());
+              .start();
+      processes.add(node);
+      nodes.add(node);
     }
     for (int port : ports) {
       eventually(START, () -> listening(port), "node on port " + port + " is up");
@@ -99,6 +106,9 @@ class ClusterBehindHaproxyIT {
               default_backend nodes
             backend nodes
               balance roundrobin
+              option redispatch
+              retries 3
+              default-server check inter 500ms fall 2 rise 2
             """
                 .formatted(lb));
     for (int i = 0; i < 3; i++) {
@@ -272,6 +282,38 @@ class ClusterBehindHaproxyIT {
       eventually(WAIT, () -> chattyLogs.size() == 6, "the chatty session's info logs");
       eventually(WAIT, () -> quietLogs.size() == 3, "the quiet session's warnings");
       assertThat(quietLogs).allMatch(m -> m.level() == LoggingLevel.WARNING);
+    }
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE) // last: it kills a node
+  void aSessionOutlivesANodeKilledWithSigkill() throws Exception {
+    RawHttpClient raw = new RawHttpClient(balancer);
+    raw.initialize();
+    for (int i = 0; i < 3; i++) { // every node serves it (and holds a copy)
+      HttpResponse<Stream<String>> r =
+          raw.post(
+              "{'jsonrpc':'2.0','id':"
+                  + (100 + i)
+                  + ",'method':'tools/call','params':{'name':'echo','arguments':{'text':'before'}}}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(RawHttpClient.body(r)).contains("before");
+    }
+    Process victim = nodes.get(0);
+    victim.destroyForcibly(); // SIGKILL
+    assertThat(victim.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    // The balancer notices within a few health checks (and redispatches meanwhile); the session,
+    // recorded in Redis, is served by the nodes left.
+    for (int i = 0; i < 6; i++) {
+      HttpResponse<Stream<String>> r =
+          raw.post(
+              "{'jsonrpc':'2.0','id':"
+                  + (200 + i)
+                  + ",'method':'tools/call','params':{'name':'echo','arguments':{'text':'still "
+                  + i
+                  + "'}}}");
+      assertThat(r.statusCode()).as("call %d after the kill", i).isEqualTo(200);
+      assertThat(RawHttpClient.body(r)).contains("still " + i);
     }
   }
 }
