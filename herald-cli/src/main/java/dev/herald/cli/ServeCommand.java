@@ -2,6 +2,7 @@ package dev.herald.cli;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
 import dev.herald.session.EventListener;
@@ -52,6 +53,22 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "ORIGIN",
       description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
   String[] origins = {};
+
+  @Option(
+      names = "--allow-host",
+      paramLabel = "HOST",
+      description =
+          "Also accept requests whose Host header is this, as name:port (repeatable; '*' accepts"
+              + " any): behind a load balancer, the name clients use.")
+  String[] hosts = {};
+
+  @Option(
+      names = "--redis",
+      paramLabel = "URI",
+      description =
+          "With --port: join the cluster of nodes that share this Redis (redis://host:port), so"
+              + " any node behind a load balancer serves any session (docs/scale-out.md).")
+  java.net.URI redis;
 
   /** The values of {@code --eras}. */
   enum Eras {
@@ -121,21 +138,28 @@ final class ServeCommand implements Callable<Integer> {
       server.serveStdio();
       return 0;
     }
-    McpHttpServer http =
+    RedisCluster cluster = redis == null ? null : RedisCluster.connect(redis);
+    McpHttpServer.Builder builder =
         McpHttpServer.builder()
             .server(server)
             .host(host)
             .port(mode.port)
             .path(path)
             .allowedOrigins(origins)
-            .build()
-            .start();
+            .allowedHosts(hosts);
+    if (cluster != null) {
+      builder.cluster(cluster);
+    }
+    McpHttpServer http = builder.build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   http.close();
+                  if (cluster != null) {
+                    cluster.close();
+                  }
                   stopped.countDown();
                 },
                 "herald-serve-shutdown"));
@@ -144,7 +168,9 @@ final class ServeCommand implements Callable<Integer> {
             + http.uri()
             + " (legacy HTTP+SSE on "
             + http.legacySseUri()
-            + "); Ctrl-C stops");
+            + ")"
+            + (cluster == null ? "" : " as cluster node " + cluster.nodeId())
+            + "; Ctrl-C stops");
     stopped.await();
     return 0;
   }

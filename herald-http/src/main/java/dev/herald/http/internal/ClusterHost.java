@@ -37,14 +37,26 @@ public final class ClusterHost {
     link.forwarded(sessionId, json);
   }
 
-  /** Another node changed the session's state or its home: this node's copy follows. */
-  public void refreshed(String sessionId, SessionState state, String homeNode) {
+  /**
+   * Another node changed the session's state, and its home unless {@code homeNode} is null: this
+   * node's copy follows.
+   */
+  public void refreshed(
+      String sessionId, SessionState state, @org.jspecify.annotations.Nullable String homeNode) {
     link.refreshed(sessionId, state, homeNode);
   }
 
   /** The client ended the session on another node: it ends here too. */
   public void ended(String sessionId) {
     link.ended(sessionId);
+  }
+
+  /**
+   * The state of every session whose standing stream this node holds (or that it started and no
+   * other node took), so a cluster can record them again after its shared state was lost.
+   */
+  public java.util.Map<String, SessionState> homeSessions() {
+    return link.homeSessions();
   }
 
   /** Sessions this node serves now (its own and copies of others'). */

@@ -43,6 +43,9 @@ final class ClusterLink {
   /** How long a request waits for the session directory before it is refused with 503. */
   static final long LOOKUP_TIMEOUT_SECONDS = 5;
 
+  /** How often, at most, a session's use on this node pushes back its record's expiry. */
+  static final long TOUCH_INTERVAL_SECONDS = 30;
+
   /** How long a handler thread waits for its state change to be recorded. */
   static final long RECORD_TIMEOUT_SECONDS = 2;
 
@@ -72,6 +75,9 @@ final class ClusterLink {
 
   /** A session started or restored here: its state changes are recorded in the directory. */
   void connected(HttpSession s, ServerSession ss) {
+    if (s.homeNode() == null) {
+      s.claimHome(); // started here: its first record names this node its home
+    }
     ClusterAccess.get().onStateChange(ss, () -> record(s));
   }
 
@@ -89,9 +95,15 @@ final class ClusterLink {
     if (state.isEmpty()) {
       return;
     }
-    String home = s.homeNode();
-    CompletableFuture<?> done =
-        seam.stateChanged(s.id, state.get(), home == null ? nodeId() : home);
+    boolean claim = s.takeHomeClaim();
+    CompletableFuture<?> done = seam.stateChanged(s.id, state.get(), claim ? nodeId() : null);
+    if (claim) {
+      done.whenComplete((ok, failure) -> {
+        if (failure != null) {
+          s.claimHome(); // the next change claims it again
+        }
+      });
+    }
     if (Thread.currentThread().isVirtual()) {
       try {
         done.get(RECORD_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -100,6 +112,13 @@ final class ClusterLink {
       } catch (Exception e) {
         LOG.log(Level.DEBUG, "[{0}] state not recorded in the cluster: {1}", s.id, e.toString());
       }
+    }
+  }
+
+  /** The client used {@code s} here: its directory record lives on (throttled). */
+  void used(HttpSession s) {
+    if (s.touchDue(TimeUnit.SECONDS.toNanos(TOUCH_INTERVAL_SECONDS))) {
+      seam.touched(s.id);
     }
   }
 
@@ -113,6 +132,7 @@ final class ClusterLink {
     if (ss != null) {
       ClusterAccess.get().home(ss, true);
     }
+    s.claimHome();
     record(s);
   }
 
@@ -185,6 +205,17 @@ final class ClusterLink {
     s.homeNode(home ? null : record.homeNode());
     s.connectReplica(record.state(), home);
     return s;
+  }
+
+  java.util.Map<String, SessionState> homeSessions() {
+    java.util.Map<String, SessionState> out = new java.util.LinkedHashMap<>();
+    for (HttpSession s : endpoint.sessions.values()) {
+      ServerSession ss = s.serverSession();
+      if (s.homeNode() == null && ss != null && !s.isClosed()) {
+        ClusterAccess.get().snapshot(ss).ifPresent(state -> out.put(s.id, state));
+      }
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- client messages
@@ -282,13 +313,16 @@ final class ClusterLink {
             }));
   }
 
-  void refreshed(String sessionId, SessionState state, String homeNode) {
+  void refreshed(String sessionId, SessionState state, @Nullable String homeNode) {
     HttpSession s = endpoint.sessions.get(sessionId);
     ServerSession ss = s == null ? null : s.serverSession();
     if (s == null || ss == null || s.isClosed()) {
       return;
     }
     ClusterAccess.get().refresh(ss, state);
+    if (homeNode == null) {
+      return; // the home did not change
+    }
     boolean home = homeNode.equals(nodeId());
     boolean wasHome = s.homeNode() == null;
     s.homeNode(home ? null : homeNode);

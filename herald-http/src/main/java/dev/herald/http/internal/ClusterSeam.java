@@ -27,10 +27,13 @@ public interface ClusterSeam {
   CompletableFuture<Optional<SessionRecord>> lookup(String sessionId);
 
   /**
-   * The session's state changed on this node, or it moved its standing stream ({@code homeNode}):
-   * record it and tell the other nodes. The future completes once recorded.
+   * The session's state changed on this node: record it and tell the other nodes. {@code
+   * homeNode} is this node when it takes the session's standing stream (the session started here,
+   * or a GET opened here), else null: the home is left as it is, so a late write from a node that
+   * lost the stream cannot take it back. The future completes once recorded.
    */
-  CompletableFuture<?> stateChanged(String sessionId, SessionState state, String homeNode);
+  CompletableFuture<?> stateChanged(
+      String sessionId, SessionState state, @org.jspecify.annotations.Nullable String homeNode);
 
   /** An unsolicited message for a session whose standing stream is held by {@code homeNode}. */
   void relay(String sessionId, String homeNode, byte[] json);
@@ -40,6 +43,12 @@ public interface ClusterSeam {
    * not hold: to the other nodes that hold the session.
    */
   void forward(String sessionId, byte[] json);
+
+  /**
+   * The client used the session on this node: its record's expiry is pushed back. Called at most
+   * once per {@link ClusterLink#TOUCH_INTERVAL_SECONDS} per session and node.
+   */
+  default void touched(String sessionId) {}
 
   /** The client ended the session ({@code DELETE}): it ends on every node and is forgotten. */
   void ended(String sessionId);

@@ -138,6 +138,32 @@ public final class HttpSession {
     return homeNode;
   }
 
+  /** Whether this node's next record of the session names it the home (cluster only). */
+  private volatile boolean homeClaim;
+
+  /** When this node last pushed back the session's directory expiry ({@link System#nanoTime}). */
+  private volatile long directoryTouched = System.nanoTime();
+
+  /** Whether {@code intervalNanos} passed since the last directory touch; if so, it is now. */
+  boolean touchDue(long intervalNanos) {
+    long now = System.nanoTime();
+    if (now - directoryTouched < intervalNanos) {
+      return false;
+    }
+    directoryTouched = now;
+    return true;
+  }
+
+  void claimHome() {
+    homeClaim = true;
+  }
+
+  boolean takeHomeClaim() {
+    boolean c = homeClaim;
+    homeClaim = false;
+    return c;
+  }
+
   void homeNode(@Nullable String node) {
     this.homeNode = node;
   }

@@ -166,6 +166,9 @@ final class Requests {
     if ((local != null && !local.isClosed()) || link == null) {
       HttpSession session = session(id, ex);
       if (session != null) {
+        if (link != null) {
+          link.used(session);
+        }
         then.accept(session);
       }
       return;

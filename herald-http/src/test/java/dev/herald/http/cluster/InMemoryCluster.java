@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -91,8 +92,12 @@ final class InMemoryCluster {
 
     @Override
     public CompletableFuture<?> stateChanged(
-        String sessionId, SessionState state, String homeNode) {
-      directory.put(sessionId, new SessionRecord(state, homeNode));
+        String sessionId, SessionState state, @Nullable String homeNode) {
+      directory.compute(
+          sessionId,
+          (k, old) ->
+              new SessionRecord(
+                  state, homeNode != null ? homeNode : old == null ? id : old.homeNode()));
       others().forEach(n -> n.host.refreshed(sessionId, state, homeNode));
       return CompletableFuture.completedFuture(null);
     }
