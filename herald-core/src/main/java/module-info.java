@@ -33,6 +33,10 @@ module dev.herald.core {
   // The session engine, for Herald's own modules only (herald-cli, herald-benchmarks and
   // herald-interop run on the class path).
   exports dev.herald.internal.session to dev.herald.http;
+  // The server role's scale-out seams (docs/scale-out.md), for the HTTP server and Redis modules.
+  exports dev.herald.internal.server to
+      dev.herald.http,
+      dev.herald.redis;
 
   opens dev.herald.wire to tools.jackson.databind;
 }

@@ -15,5 +15,7 @@ module dev.herald.http {
 
   exports dev.herald.http;
   // The transport-neutral machinery, for the servlet adapter only.
-  exports dev.herald.http.internal to dev.herald.servlet;
+  exports dev.herald.http.internal to
+      dev.herald.servlet,
+      dev.herald.redis;
 }

@@ -1,6 +1,7 @@
 package dev.herald.cli;
 
 import dev.herald.cli.fixture.Version;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,18 +10,17 @@ import picocli.CommandLine.Command;
     name = "herald",
     mixinStandardHelpOptions = true,
     version = "herald " + Version.VERSION,
-    description = "Herald: a Model Context Protocol runtime for Java.",
-    subcommands = {
-      DemoCommand.class,
-      ServeCommand.class,
-      CallCommand.class,
-      WatchCommand.class,
-      ListCommand.class,
-      TasksCommand.class,
-      ConformanceClientCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Herald: a Model Context Protocol runtime for Java.")
 public final class Herald implements Runnable {
+  /**
+   * The subcommands in the order {@code herald --help} lists them. Added by {@link #commandLine}
+   * rather than named in {@code @Command}, so that a run of one subcommand builds only that
+   * subcommand's model: picocli reflects over every registered command up front, which costs a
+   * stdio server spawned on demand (or {@code herald call}) a good part of its start-up.
+   */
+  private static final List<String> SUBCOMMANDS =
+      List.of("demo", "serve", "call", "watch", "list", "tasks", "conformance-client", "help");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -35,7 +35,17 @@ public final class Herald implements Runnable {
   /** Runs the command line and returns the exit code (for tests). */
   public static int run(String... args) {
     Logging.configure();
-    return new CommandLine(new Herald())
+    ServeCommand stdio = ServeCommand.plainStdio(args);
+    if (stdio != null) {
+      // What a host spawns on demand: served without building the command-line model at all.
+      try {
+        return stdio.call();
+      } catch (Exception ex) {
+        System.err.println("herald: " + Errors.describe(ex));
+        return Errors.exitCode(ex);
+      }
+    }
+    return commandLine(args)
         .setExecutionExceptionHandler((ex, cmd, parsed) -> {
           cmd.getErr().println("herald: " + Errors.describe(ex));
           return Errors.exitCode(ex);
@@ -53,5 +63,38 @@ public final class Herald implements Runnable {
           return Errors.USAGE;
         })
         .execute(args);
+  }
+
+  /**
+   * The command line for {@code args}: with only the subcommand named by the first argument when it
+   * names one exactly (parsing, help and errors of that subcommand are the same either way), with
+   * all of them otherwise (top-level help, {@code herald help NAME}, a misspelt name and its
+   * suggestions).
+   */
+  static CommandLine commandLine(String... args) {
+    CommandLine cl = new CommandLine(new Herald());
+    // "help" shows the others, so it needs them all
+    if (args.length > 0 && !args[0].equals("help") && SUBCOMMANDS.contains(args[0])) {
+      cl.addSubcommand(subcommand(args[0]));
+    } else {
+      for (String name : SUBCOMMANDS) {
+        cl.addSubcommand(subcommand(name));
+      }
+    }
+    return cl;
+  }
+
+  private static Class<?> subcommand(String name) {
+    return switch (name) {
+      case "demo" -> DemoCommand.class;
+      case "serve" -> ServeCommand.class;
+      case "call" -> CallCommand.class;
+      case "watch" -> WatchCommand.class;
+      case "list" -> ListCommand.class;
+      case "tasks" -> TasksCommand.class;
+      case "conformance-client" -> ConformanceClientCommand.class;
+      case "help" -> CommandLine.HelpCommand.class;
+      default -> throw new IllegalArgumentException("no subcommand " + name);
+    };
   }
 }

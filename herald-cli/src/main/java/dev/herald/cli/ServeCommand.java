@@ -2,11 +2,13 @@ package dev.herald.cli;
 
 import dev.herald.cli.fixture.DemoFixture;
 import dev.herald.http.McpHttpServer;
+import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
 import dev.herald.session.EventListener;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -52,6 +54,22 @@ final class ServeCommand implements Callable<Integer> {
       description = "Also accept requests with this Origin (repeatable; '*' accepts any).")
   String[] origins = {};
 
+  @Option(
+      names = "--allow-host",
+      paramLabel = "HOST",
+      description =
+          "Also accept requests whose Host header is this, as name:port (repeatable; '*' accepts"
+              + " any): behind a load balancer, the name clients use.")
+  String[] hosts = {};
+
+  @Option(
+      names = "--redis",
+      paramLabel = "URI",
+      description =
+          "With --port: join the cluster of nodes that share this Redis (redis://host:port), so"
+              + " any node behind a load balancer serves any session (docs/scale-out.md).")
+  java.net.URI redis;
+
   /** The values of {@code --eras}. */
   enum Eras {
     dual(ServedEras.DUAL),
@@ -74,6 +92,45 @@ final class ServeCommand implements Callable<Integer> {
               + " (2026-07-28 only) or handshake (2025-11-25 and before only).")
   Eras eras = Eras.dual;
 
+  /**
+   * The command for {@code serve}, {@code serve --stdio}, either with {@code --eras E} or {@code
+   * --eras=E}, read without picocli (whose model costs a server spawned on demand a good part of its
+   * start-up); {@code null} for anything else, which picocli parses as usual.
+   */
+  static @Nullable ServeCommand plainStdio(String... args) {
+    if (args.length == 0 || !args[0].equals("serve")) {
+      return null;
+    }
+    ServeCommand c = new ServeCommand();
+    boolean stdio = false;
+    boolean eras = false;
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      String value = null;
+      if (a.equals("--stdio") && !stdio) {
+        stdio = true;
+      } else if (a.equals("--eras") && !eras && i + 1 < args.length) {
+        value = args[++i];
+      } else if (a.startsWith("--eras=") && !eras) {
+        value = a.substring("--eras=".length());
+      } else {
+        return null;
+      }
+      if (value != null) {
+        eras = true;
+        switch (value) {
+          case "dual" -> c.eras = Eras.dual;
+          case "modern" -> c.eras = Eras.modern;
+          case "handshake" -> c.eras = Eras.handshake;
+          default -> {
+            return null; // picocli says what is wrong
+          }
+        }
+      }
+    }
+    return c;
+  }
+
   @Override
   public Integer call() throws Exception {
     McpServer server = DemoFixture.server(EventListener.NONE, eras.served);
@@ -81,21 +138,28 @@ final class ServeCommand implements Callable<Integer> {
       server.serveStdio();
       return 0;
     }
-    McpHttpServer http =
+    RedisCluster cluster = redis == null ? null : RedisCluster.connect(redis);
+    McpHttpServer.Builder builder =
         McpHttpServer.builder()
             .server(server)
             .host(host)
             .port(mode.port)
             .path(path)
             .allowedOrigins(origins)
-            .build()
-            .start();
+            .allowedHosts(hosts);
+    if (cluster != null) {
+      builder.cluster(cluster);
+    }
+    McpHttpServer http = builder.build().start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   http.close();
+                  if (cluster != null) {
+                    cluster.close();
+                  }
                   stopped.countDown();
                 },
                 "herald-serve-shutdown"));
@@ -104,7 +168,9 @@ final class ServeCommand implements Callable<Integer> {
             + http.uri()
             + " (legacy HTTP+SSE on "
             + http.legacySseUri()
-            + "); Ctrl-C stops");
+            + ")"
+            + (cluster == null ? "" : " as cluster node " + cluster.nodeId())
+            + "; Ctrl-C stops");
     stopped.await();
     return 0;
   }

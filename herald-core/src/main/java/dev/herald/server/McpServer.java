@@ -168,6 +168,13 @@ public final class McpServer {
   /** {@link #info} as JSON, for {@code _meta["io.modelcontextprotocol/serverInfo"]}. */
   private final ObjectNode infoTree;
 
+  static {
+    dev.herald.internal.server.ClusterAccess.register(new ClusterSupport());
+  }
+
+  /** Told of server-wide notifications started here (a cluster shares them); or null. */
+  volatile dev.herald.internal.server.@Nullable ServerWideListener serverWide;
+
   private McpServer(Builder b) {
     this.eras = b.eras;
     this.requestStates = new RequestStateCodec(b.requestState);
@@ -394,11 +401,29 @@ public final class McpServer {
    * @param data any value Jackson can turn into JSON
    */
   public void log(LoggingLevel level, @Nullable String logger, Object data) {
+    var wide = serverWide;
+    if (wide != null) {
+      ObjectNode params =
+          Objects.requireNonNull(
+              McpJson.toObject(ServerSession.logParams(level, logger, data)), "log params");
+      wide.logged(level, params);
+      applyLog(level, params);
+      return;
+    }
     Supplier<EncodedMessage> shared =
         encodeOnce(() ->
             new JsonRpcMessage.Notification(
                 McpMethods.MESSAGE,
                 McpJson.toObject(ServerSession.logParams(level, logger, data))));
+    for (ServerSession s : sessions) {
+      s.log(level, shared);
+    }
+  }
+
+  /** A server-wide log with its params made: to this node's sessions only. */
+  void applyLog(LoggingLevel level, ObjectNode params) {
+    Supplier<EncodedMessage> shared =
+        encodeOnce(() -> new JsonRpcMessage.Notification(McpMethods.MESSAGE, params));
     for (ServerSession s : sessions) {
       s.log(level, shared);
     }
@@ -455,6 +480,15 @@ public final class McpServer {
    */
   public int notifyResourceUpdated(String uri) {
     Objects.requireNonNull(uri, "uri");
+    var wide = serverWide;
+    if (wide != null) {
+      wide.resourceUpdated(uri);
+    }
+    return applyResourceUpdated(uri);
+  }
+
+  /** A resource update: to this node's subscribers and listens only. */
+  int applyResourceUpdated(String uri) {
     int sent = 0;
     Supplier<EncodedMessage> shared = encodeOnce(() -> resourceUpdatedMessage(uri));
     for (ServerSession s : subscriptions.subscribers(uri)) {
@@ -470,6 +504,15 @@ public final class McpServer {
    * flush after the debounce.
    */
   void catalogChanged(CatalogArea area) {
+    var wide = serverWide;
+    if (wide != null) {
+      wide.listChanged(area.name().toLowerCase(java.util.Locale.ROOT));
+    }
+    applyCatalogChanged(area);
+  }
+
+  /** A catalog change: this node's sessions are marked and told after the debounce. */
+  void applyCatalogChanged(CatalogArea area) {
     for (ServerSession s : sessions) {
       s.markDirty(area);
     }

@@ -74,11 +74,14 @@ final class ResourceMethods {
   static ObjectNode subscribe(ServerSession session, SubscribeParams p, InboundCall call) {
     resolveReadable(session, p.uri(), call);
     session.server().subscriptions.subscribe(session, p.uri());
+    session.stateChanged();
     return McpJson.object();
   }
 
   static ObjectNode unsubscribe(ServerSession session, UnsubscribeParams p, InboundCall call) {
-    session.server().subscriptions.unsubscribe(session, p.uri());
+    if (session.server().subscriptions.unsubscribe(session, p.uri())) {
+      session.stateChanged();
+    }
     return McpJson.object();
   }
 

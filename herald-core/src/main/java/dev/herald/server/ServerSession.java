@@ -115,7 +115,16 @@ public final class ServerSession {
    * This session's id as a task owner (handshake era, no principal): random, never shown to the
    * client, never reused.
    */
-  private final String taskSessionId = TaskIds.next();
+  private volatile String taskSessionId = TaskIds.next();
+
+  /**
+   * Whether this node fans server-wide notifications out to this session (docs/scale-out.md):
+   * always on a single node; in a cluster only on the node holding its standing stream.
+   */
+  private volatile boolean home = true;
+
+  /** Told after each change of the state a cluster shares ({@link #clusterState}); or null. */
+  private volatile @Nullable Runnable stateListener;
 
   /** Whether every request on this session is stateless ({@link McpServer#connectStateless}). */
   private final boolean statelessOnly;
@@ -396,11 +405,14 @@ public final class ServerSession {
     this.clientCapabilities = caps;
     gate.declare(declared);
     engine.version(version);
+    stateChanged();
     return true;
   }
 
   void onInitialized() {
-    STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+    if (STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING)) {
+      stateChanged();
+    }
   }
 
   /** {@code notifications/roots/list_changed}: the cached roots are stale. */
@@ -414,6 +426,90 @@ public final class ServerSession {
 
   void logLevel(LoggingLevel level) {
     gate.logLevel(level);
+    stateChanged();
+  }
+
+  // ---------------------------------------------------------------- scale-out (docs/scale-out.md),
+  // reached through dev.herald.internal.server.ClusterAccess only
+
+  /** Tells the cluster, if any, that the state it shares changed on this node. */
+  void stateChanged() {
+    Runnable l = stateListener;
+    if (l != null) {
+      try {
+        l.run();
+      } catch (RuntimeException e) {
+        // a cluster's failure to record the change is its own to report; the session goes on
+      }
+    }
+  }
+
+  void stateListener(Runnable listener) {
+    this.stateListener = listener;
+  }
+
+  boolean home() {
+    return home;
+  }
+
+  void home(boolean home) {
+    this.home = home;
+  }
+
+  /** The state a cluster shares, or empty before {@code initialize} was accepted. */
+  Optional<dev.herald.internal.server.SessionState> clusterState() {
+    Optional<ProtocolVersion> v = engine.version();
+    if (v.isEmpty() || state == State.NEW) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new dev.herald.internal.server.SessionState(
+            v.get().wire(),
+            clientInfo,
+            clientCapabilities,
+            gate.declared(),
+            gate.logLevel(),
+            subscriptions(),
+            state == State.OPERATING || state == State.CLOSED,
+            taskSessionId));
+  }
+
+  /**
+   * Takes {@code s} as this session's state: through the handshake as it says, with its log level,
+   * subscriptions and task owner. The state listener is not told.
+   */
+  void restore(dev.herald.internal.server.SessionState s) {
+    ProtocolVersion v =
+        ProtocolVersion.parse(s.protocolVersion())
+            .orElseThrow(() ->
+                new IllegalArgumentException("unknown protocol version " + s.protocolVersion()));
+    if (state == State.NEW) {
+      this.clientInfo = s.clientInfo();
+      this.clientCapabilities = s.clientCapabilities();
+      gate.declare(s.serverCapabilities());
+      engine.version(v);
+      this.taskSessionId = s.taskOwner();
+      STATE.compareAndSet(this, State.NEW, State.INITIALIZING);
+    }
+    if (s.initialized()) {
+      STATE.compareAndSet(this, State.INITIALIZING, State.OPERATING);
+    }
+    gate.logLevel(s.logLevel());
+    Set<String> now = subscriptions();
+    for (String uri : now) {
+      if (!s.subscriptions().contains(uri)) {
+        server.subscriptions.unsubscribe(this, uri);
+      }
+    }
+    for (String uri : s.subscriptions()) {
+      if (!now.contains(uri)) {
+        try {
+          server.subscriptions.subscribe(this, uri);
+        } catch (RuntimeException e) {
+          // over this node's cap: the node that took it had a larger one; keep what fits
+        }
+      }
+    }
   }
 
   // ---------------------------------------------------------------- list changes
@@ -444,6 +540,9 @@ public final class ServerSession {
     int bit = 1 << area.ordinal();
     if ((dirty & bit) == 0 || ((int) DIRTY.getAndBitwiseAnd(this, ~bit) & bit) == 0) {
       return;
+    }
+    if (!home) {
+      return; // the node holding its standing stream tells it (docs/scale-out.md)
     }
     if (gate.listChanged(area) != NotificationGate.Verdict.SEND) {
       return;
@@ -517,7 +616,7 @@ public final class ServerSession {
    * thread) and only if some gate admits it.
    */
   void log(LoggingLevel level, Supplier<EncodedMessage> shared) {
-    if (gate.log(level) != NotificationGate.Verdict.SEND) {
+    if (!home || gate.log(level) != NotificationGate.Verdict.SEND) {
       return;
     }
     try {
@@ -541,6 +640,9 @@ public final class ServerSession {
 
   /** As {@link #resourceUpdated(String)}, with the notification encoded once for all subscribers. */
   boolean resourceUpdated(String uri, Supplier<EncodedMessage> shared) {
+    if (!home) {
+      return false; // the node holding its standing stream tells it (docs/scale-out.md)
+    }
     boolean subscribed = server.subscriptions.isSubscribed(this, uri);
     if (gate.resourceUpdated(subscribed) != NotificationGate.Verdict.SEND) {
       return false;

@@ -231,6 +231,15 @@ final class TaskRuntime {
         LOG.log(Level.DEBUG, "task observer failed on " + t.taskId(), e);
       }
     }
+    if (t.status() == dev.herald.wire.TaskStatus.CANCELLED) {
+      // Cancelled through another node sharing the store (tasks/cancel landed there): stop the
+      // handler if it runs here (docs/scale-out.md). A cancel made here already did; once is
+      // enough.
+      RunningTask task = running.get(t.taskId());
+      if (task != null) {
+        task.cancel("task cancelled");
+      }
+    }
     if (t.terminal()) { // after the observers: the status notification precedes tasks/result
       Waiter w = terminalWaiters.remove(t.taskId());
       if (w != null) {

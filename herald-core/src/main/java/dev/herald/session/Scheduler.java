@@ -1,8 +1,8 @@
 package dev.herald.session;
 
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -23,7 +23,8 @@ public interface Scheduler {
 
   /**
    * The shared system scheduler: one daemon platform thread that only hands due tasks to virtual
-   * threads, so a slow task never delays another timer.
+   * threads, so a slow task never delays another timer. A cancelled task leaves its queue at once
+   * (a call that ends long before its timeout leaves no timer behind).
    */
   static Scheduler system() {
     return SystemScheduler.INSTANCE;
@@ -33,14 +34,32 @@ public interface Scheduler {
   final class SystemScheduler implements Scheduler {
     static final SystemScheduler INSTANCE = new SystemScheduler();
 
-    private final ScheduledExecutorService timer =
-        Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "herald-timer");
-          t.setDaemon(true);
-          return t;
-        });
+    private final ScheduledThreadPoolExecutor timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "herald-timer");
+              t.setDaemon(true);
+              return t;
+            });
 
-    private SystemScheduler() {}
+    private SystemScheduler() {
+      // without it a cancelled timer stays queued until it falls due: a call answered in a
+      // millisecond with a 10-minute timeout would hold its task (and what it captures) for 10
+      // minutes, hundreds of thousands of dead tasks at a high call rate
+      timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /** How many queued tasks fall due later than {@code nanos} from now (for tests). */
+    int queuedLaterThan(long nanos) {
+      int n = 0;
+      for (Runnable r : timer.getQueue()) {
+        if (r instanceof Delayed d && d.getDelay(TimeUnit.NANOSECONDS) > nanos) {
+          n++;
+        }
+      }
+      return n;
+    }
 
     @Override
     public Cancellable schedule(Runnable task, long delayNanos) {

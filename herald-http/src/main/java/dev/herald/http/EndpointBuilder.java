@@ -164,6 +164,25 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
+   * Makes this server a node of a cluster (docs/scale-out.md): any node behind a load balancer,
+   * with no sticky sessions, serves any request of any session; the session's state is shared
+   * through the cluster, and what must reach a stream held by another node is relayed to it.
+   *
+   * {@snippet :
+   * RedisCluster cluster = RedisCluster.connect(URI.create("redis://127.0.0.1:6379"));
+   * McpHttpServer http = McpHttpServer.builder().server(server).cluster(cluster).build().start();
+   * }
+   *
+   * @throws NullPointerException if {@code member} is null
+   * @throws IllegalArgumentException if {@code member} was not made by a Herald scale-out module
+   */
+  public final B cluster(ClusterMember member) {
+    java.util.Objects.requireNonNull(member, "member");
+    config.cluster(dev.herald.http.internal.ClusterSeams.of(member));
+    return self();
+  }
+
+  /**
    * Where SSE events are kept so a client can resume a stream with {@code Last-Event-ID} (default:
    * {@link EventStore#inMemory(int, long, long, Duration) EventStore.inMemory} in this process,
    * keeping at most the last 512 events of each stream within the {@link #eventStoreLimits byte

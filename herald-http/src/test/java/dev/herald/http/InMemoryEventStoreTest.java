@@ -2,17 +2,31 @@ package dev.herald.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.http.contract.EventStoreContract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The default event store's four bounds, on a clock the test drives. */
-class InMemoryEventStoreTest {
+/**
+ * The default event store: the {@link EventStoreContract}, and its four bounds on a clock the test
+ * drives.
+ */
+class InMemoryEventStoreTest extends EventStoreContract {
   private final AtomicLong now = new AtomicLong();
   private final InMemoryEventStore store =
       new InMemoryEventStore(100, 1_000, 2_000, Duration.ofMinutes(5), now::get);
+
+  @Override
+  protected EventStore newStore(int eventsPerStream, long bytesPerStream) {
+    return new InMemoryEventStore(
+        eventsPerStream,
+        bytesPerStream,
+        EventStore.DEFAULT_BYTES_PER_SERVER,
+        Duration.ofMinutes(5),
+        System::nanoTime);
+  }
 
   private static byte[] bytes(int n) {
     return new byte[n];

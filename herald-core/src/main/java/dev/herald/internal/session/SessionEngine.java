@@ -217,6 +217,21 @@ public final class SessionEngine {
     return inFlight.size();
   }
 
+  /** Whether this engine runs the peer's request {@code id} now (a cluster relays a cancel elsewhere otherwise). */
+  public boolean serves(RequestId id) {
+    return inFlight.get(id) != null;
+  }
+
+  /** Whether this engine waits for the peer's answer to its request {@code id}. */
+  public boolean awaits(RequestId id) {
+    return pending.holds(id);
+  }
+
+  /** Whether this engine tracks progress for {@code token} (one of its own requests is open). */
+  public boolean tracksProgress(dev.herald.wire.ProgressToken token) {
+    return progress.isActive(token);
+  }
+
   /** Progress tokens this side issued that are still active. */
   public int activeProgressTokens() {
     return progress.activeCount();

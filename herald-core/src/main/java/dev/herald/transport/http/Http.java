@@ -53,6 +53,9 @@ final class Http {
    * @throws TransportException when the body is longer
    */
   static byte[] readBounded(InputStream in, int limit) throws IOException {
+    if (in instanceof WholeBody whole && whole.available() <= limit) {
+      return whole.bytes(); // read whole already, within the limit
+    }
     try (in) {
       byte[] buf = new byte[Math.min(limit, 8192)];
       int len = 0;

@@ -87,7 +87,7 @@ final class ModernExchange {
     CompletableFuture<HttpResponse<InputStream>> response =
         transport
             .client()
-            .sendAsync(b.POST(publisher).build(), HttpResponse.BodyHandlers.ofInputStream());
+            .sendAsync(b.POST(publisher).build(), WholeBody.handler(transport.maxEventBytes()));
     pending = response;
     try {
       CompletableFuture.anyOf(publisher.sent(), response).get();
@@ -100,7 +100,35 @@ final class ModernExchange {
       done();
       throw Http.unreachable(uri, e.getCause());
     }
-    transport.spawn("post", () -> onResponse(response));
+    transport.answerAwaited();
+    response.whenComplete((r, e) -> {
+      try {
+        if (r != null && r.body() instanceof WholeBody) {
+          // read whole already: handled on the completing thread, no reader of its own
+          answered(response);
+        } else {
+          transport.spawn("post", () -> onResponse(response));
+        }
+      } finally {
+        transport.answerHandled();
+      }
+    });
+  }
+
+  /** Handles an answer that was read whole, unless the transport closed meanwhile. */
+  private void answered(CompletableFuture<HttpResponse<InputStream>> response) {
+    if (transport.isClosed()) {
+      done();
+      return;
+    }
+    try {
+      onResponse(response);
+    } catch (RuntimeException e) {
+      if (!transport.isClosed()) {
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.WARNING, "HTTP transport answer handling failed", e);
+      }
+    }
   }
 
   /**
@@ -135,6 +163,13 @@ final class ModernExchange {
       response.cancel(true);
       return; // closing
     } catch (ExecutionException | java.util.concurrent.CancellationException e) {
+      if (Http.unwrap(e) instanceof WholeBody.TooLarge tooLarge) {
+        if (!cancelled && !transport.isClosed()) {
+          fail("reading the response from " + uri + " failed: " + tooLarge.getMessage(), null);
+        }
+        done();
+        return;
+      }
       if (!cancelled && !transport.isClosed()) {
         fail(Http.unreachable(uri, e.getCause()).getMessage(), null);
       }

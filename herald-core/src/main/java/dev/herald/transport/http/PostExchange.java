@@ -57,7 +57,7 @@ final class PostExchange {
             .build();
     transport.delivery().expect(id);
     CompletableFuture<HttpResponse<InputStream>> response =
-        transport.client().sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+        transport.client().sendAsync(request, WholeBody.handler(transport.maxEventBytes()));
     try {
       CompletableFuture.anyOf(body.sent(), response).get();
     } catch (InterruptedException e) {
@@ -69,7 +69,34 @@ final class PostExchange {
       transport.delivery().forget(id);
       throw unsent(Http.unreachable(uri, e.getCause()));
     }
-    transport.spawn("post", () -> onResponse(response));
+    transport.answerAwaited();
+    response.whenComplete((r, e) -> {
+      try {
+        if (r != null && r.body() instanceof WholeBody) {
+          // read whole already: handled on the completing thread, no reader of its own
+          answered(response);
+        } else {
+          transport.spawn("post", () -> onResponse(response));
+        }
+      } finally {
+        transport.answerHandled();
+      }
+    });
+  }
+
+  /** Handles an answer that was read whole, unless the transport closed meanwhile. */
+  private void answered(CompletableFuture<HttpResponse<InputStream>> response) {
+    if (transport.isClosed()) {
+      return;
+    }
+    try {
+      onResponse(response);
+    } catch (RuntimeException e) {
+      if (!transport.isClosed()) {
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.WARNING, "HTTP transport answer handling failed", e);
+      }
+    }
   }
 
   /** Whether this is the probe, still unanswered. */
@@ -94,6 +121,10 @@ final class PostExchange {
       pending.cancel(true);
       return; // closing
     } catch (ExecutionException e) {
+      if (Http.unwrap(e) instanceof WholeBody.TooLarge tooLarge) {
+        failMessage("reading the response from " + uri + " failed: " + tooLarge.getMessage());
+        return;
+      }
       TransportException failure = Http.unreachable(uri, e.getCause());
       if (isProbe()) {
         transport.fail(failure);

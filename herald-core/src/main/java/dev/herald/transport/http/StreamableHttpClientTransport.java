@@ -479,6 +479,15 @@ public final class StreamableHttpClientTransport implements Transport {
     workers.spawn(name, task);
   }
 
+  /** See {@link Workers#answerAwaited()}. */
+  void answerAwaited() {
+    workers.answerAwaited();
+  }
+
+  void answerHandled() {
+    workers.answerHandled();
+  }
+
   /** Threads still working for this transport (tests check that close ends them). */
   int workerCount() {
     return workers.count();

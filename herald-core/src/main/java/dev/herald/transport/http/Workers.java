@@ -3,6 +3,7 @@ package dev.herald.transport.http;
 import java.io.InputStream;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The virtual threads and open response bodies of one transport, so that closing it ends them all:
@@ -13,6 +14,9 @@ final class Workers {
   private final ConnectionStateMachine machine;
   private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
   private final Set<InputStream> bodies = ConcurrentHashMap.newKeySet();
+
+  /** Answers awaited or being handled on the thread that completed them (no worker of their own). */
+  private final AtomicInteger answering = new AtomicInteger();
 
   Workers(ConnectionStateMachine machine) {
     this.machine = machine;
@@ -41,9 +45,21 @@ final class Workers {
     t.start();
   }
 
-  /** Threads still working (tests check that close ends them). */
+  /**
+   * An answer is awaited: it counts as work until {@link #answerHandled()}, whether it is then
+   * handled where it completed or by a worker spawned for it.
+   */
+  void answerAwaited() {
+    answering.incrementAndGet();
+  }
+
+  void answerHandled() {
+    answering.decrementAndGet();
+  }
+
+  /** Threads still working, and answers awaited or being handled (tests check that close ends them). */
   int count() {
-    return threads.size();
+    return threads.size() + answering.get();
   }
 
   /** Registers a response body so that {@link #cancelAll()} can cancel it. */

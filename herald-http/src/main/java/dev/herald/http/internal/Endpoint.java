@@ -1,6 +1,7 @@
 package dev.herald.http.internal;
 
 import dev.herald.http.EventStore;
+import dev.herald.server.ServerSession;
 import dev.herald.session.Scheduler;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -32,6 +33,10 @@ public final class Endpoint {
 
   final EndpointConfig config;
   final HostCheck hostCheck;
+
+  /** This node's side of its cluster (docs/scale-out.md), or null on a single node. */
+  final @Nullable ClusterLink cluster;
+
   private final Requests requests;
 
   /** Open Streamable HTTP sessions by id. */
@@ -59,6 +64,7 @@ public final class Endpoint {
   public Endpoint(EndpointConfig config) {
     this.config = config;
     this.hostCheck = new HostCheck(config);
+    this.cluster = config.cluster == null ? null : new ClusterLink(this, config.cluster);
     this.requests = new Requests(this);
     this.sweepNanos =
         Math.max(
@@ -88,6 +94,9 @@ public final class Endpoint {
       if (!started && !stopped) {
         started = true;
         sweep = config.scheduler.schedule(this::sweepAndReschedule, sweepNanos);
+        if (cluster != null) {
+          cluster.start();
+        }
       }
     } finally {
       lifecycle.unlock();
@@ -152,6 +161,9 @@ public final class Endpoint {
       }
     } finally {
       lifecycle.unlock();
+    }
+    if (cluster != null && started) {
+      cluster.stop(); // this node's sessions end here only; the others keep serving them
     }
     for (HttpSession session : new ArrayList<>(sessions.values())) {
       session.close();
@@ -243,6 +255,11 @@ public final class Endpoint {
     bind(s.id, client);
     sessions.put(s.id, s);
     s.connect();
+    ClusterLink link = cluster;
+    ServerSession ss = s.serverSession();
+    if (link != null && ss != null) {
+      link.connected(s, ss);
+    }
     return s;
   }
 

@@ -40,6 +40,9 @@ public final class EndpointConfig {
   final Ticker ticker;
   final Scheduler scheduler;
 
+  /** The cluster this node belongs to (docs/scale-out.md), or null. */
+  final @Nullable ClusterSeam cluster;
+
   private EndpointConfig(Builder b, McpServer mcp) {
     this.mcp = mcp;
     this.path = b.path;
@@ -67,6 +70,7 @@ public final class EndpointConfig {
     this.keepAliveFailures = b.keepAliveFailures;
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
+    this.cluster = b.cluster;
   }
 
   private static Set<String> lower(Set<String> s) {
@@ -132,8 +136,14 @@ public final class EndpointConfig {
     private int keepAliveFailures = 3;
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
+    private @Nullable ClusterSeam cluster;
 
     private Builder() {}
+
+    /** Makes this endpoint a member of a cluster (docs/scale-out.md). */
+    public void cluster(ClusterSeam cluster) {
+      this.cluster = Objects.requireNonNull(cluster, "cluster");
+    }
 
     public void server(McpServer server) {
       this.server = Objects.requireNonNull(server, "server");

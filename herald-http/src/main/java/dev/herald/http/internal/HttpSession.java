@@ -97,6 +97,12 @@ public final class HttpSession {
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
 
+  /**
+   * In a cluster, the node holding this session's standing stream when it is not this one
+   * (docs/scale-out.md); null on a single node and on the session's home.
+   */
+  private volatile @Nullable String homeNode;
+
   HttpSession(Endpoint endpoint, String id) {
     this.endpoint = endpoint;
     this.config = endpoint.config;
@@ -109,6 +115,62 @@ public final class HttpSession {
     this.serverSession = config.mcp.connect(transport);
     events = EngineAccess.of(serverSession).events();
     EngineAccess.of(serverSession).closed().whenComplete((c, e) -> terminate());
+  }
+
+  /**
+   * Connects a server session restored from a cluster's directory: through its handshake already,
+   * and this node's fan-out reaches it only if {@code home}.
+   */
+  void connectReplica(dev.herald.internal.server.SessionState state, boolean home) {
+    var access = dev.herald.internal.server.ClusterAccess.get();
+    ServerSession ss = access.restore(config.mcp, transport, state);
+    access.home(ss, home);
+    this.serverSession = ss;
+    events = EngineAccess.of(ss).events();
+    EngineAccess.of(ss).closed().whenComplete((c, e) -> terminate());
+    ClusterLink link = endpoint.cluster;
+    if (link != null) {
+      link.connected(this, ss);
+    }
+  }
+
+  @Nullable String homeNode() {
+    return homeNode;
+  }
+
+  /** Whether this node's next record of the session names it the home (cluster only). */
+  private volatile boolean homeClaim;
+
+  /** When this node last pushed back the session's directory expiry ({@link System#nanoTime}). */
+  private volatile long directoryTouched = System.nanoTime();
+
+  /** Whether {@code intervalNanos} passed since the last directory touch; if so, it is now. */
+  boolean touchDue(long intervalNanos) {
+    long now = System.nanoTime();
+    if (now - directoryTouched < intervalNanos) {
+      return false;
+    }
+    directoryTouched = now;
+    return true;
+  }
+
+  void claimHome() {
+    homeClaim = true;
+  }
+
+  boolean takeHomeClaim() {
+    boolean c = homeClaim;
+    homeClaim = false;
+    return c;
+  }
+
+  void homeNode(@Nullable String node) {
+    this.homeNode = node;
+  }
+
+  /** The standing stream, if one was made. */
+  @Nullable SseStream standingIfOpen() {
+    return standing;
   }
 
   EventStore store() {
@@ -256,7 +318,7 @@ public final class HttpSession {
       LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
       return;
     }
-    standing().publish(json, false);
+    toStanding(json);
   }
 
   /**
@@ -272,6 +334,17 @@ public final class HttpSession {
       if (s != null && s.publish(json, false)) {
         return;
       }
+    }
+    toStanding(json);
+  }
+
+  /** An unsolicited message: the standing stream here, or relayed to the node that holds it. */
+  private void toStanding(byte[] json) {
+    String home = homeNode;
+    ClusterLink link = endpoint.cluster;
+    if (home != null && link != null) {
+      link.seam.relay(id, home, json); // the standing stream is on another node
+      return;
     }
     standing().publish(json, false);
   }

@@ -131,24 +131,49 @@ final class Requests {
             }
             return;
           }
-          HttpSession session = session(sessionId, ex);
-          if (session == null) {
-            return;
-          }
-          if (message instanceof JsonRpcMessage.Request r) {
-            if (!session.acceptRequest(r, ex, false)) {
-              HttpExchanges.error(
-                  ex,
-                  400,
-                  r.id(),
-                  ErrorCodes.INVALID_REQUEST,
-                  "Invalid request: id " + r.id() + " is already in use by an open request");
-            }
-          } else {
-            session.deliver(new DecodedMessage.Valid(message));
-            HttpExchanges.empty(ex, 202, session.id);
-          }
+          withSession(sessionId, ex, session -> postTo(session, message, ex));
         });
+  }
+
+  private void postTo(HttpSession session, JsonRpcMessage message, Exchange ex) {
+    if (message instanceof JsonRpcMessage.Request r) {
+      if (!session.acceptRequest(r, ex, false)) {
+        HttpExchanges.error(
+            ex,
+            400,
+            r.id(),
+            ErrorCodes.INVALID_REQUEST,
+            "Invalid request: id " + r.id() + " is already in use by an open request");
+      }
+    } else {
+      ClusterLink link = endpoint.cluster;
+      if (link == null || !link.forwardedElsewhere(session, message)) {
+        session.deliver(new DecodedMessage.Valid(message));
+      } else {
+        session.touch();
+      }
+      HttpExchanges.empty(ex, 202, session.id);
+    }
+  }
+
+  /**
+   * Hands {@code ex} to the session {@code id}: this node's, or in a cluster one restored from the
+   * directory (docs/scale-out.md); else answers 404 (or 503 when the directory cannot be reached).
+   */
+  private void withSession(String id, Exchange ex, Consumer<HttpSession> then) {
+    HttpSession local = endpoint.sessions.get(id);
+    ClusterLink link = endpoint.cluster;
+    if ((local != null && !local.isClosed()) || link == null) {
+      HttpSession session = session(id, ex);
+      if (session != null) {
+        if (link != null) {
+          link.used(session);
+        }
+        then.accept(session);
+      }
+      return;
+    }
+    link.withSession(id, ex, then);
   }
 
   /**
@@ -208,10 +233,10 @@ final class Requests {
       reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
       return;
     }
-    HttpSession session = session(sessionId, ex);
-    if (session == null) {
-      return;
-    }
+    withSession(sessionId, ex, session -> getFrom(session, ex));
+  }
+
+  private void getFrom(HttpSession session, Exchange ex) {
     String lastEventId = ex.header(HttpExchanges.LAST_EVENT_ID);
     SseStream stream;
     long after = -1;
@@ -238,6 +263,10 @@ final class Requests {
     switch (stream.attach(sink, after)) {
       case OK -> {
         session.touch();
+        ClusterLink link = endpoint.cluster;
+        if (link != null && after < 0) {
+          link.openedHere(session); // the standing stream is on this node now
+        }
         if (after < 0) {
           session.events().streamOpened(stream.kind());
         } else {
@@ -259,11 +288,17 @@ final class Requests {
       reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
       return;
     }
-    HttpSession session = session(sessionId, ex);
-    if (session != null) {
-      session.close();
-      HttpExchanges.empty(ex, 200, null);
-    }
+    withSession(
+        sessionId,
+        ex,
+        session -> {
+          session.close();
+          ClusterLink link = endpoint.cluster;
+          if (link != null) {
+            link.seam.ended(session.id); // it ends on every node
+          }
+          HttpExchanges.empty(ex, 200, null);
+        });
   }
 
   private @Nullable HttpSession session(String id, Exchange ex) {

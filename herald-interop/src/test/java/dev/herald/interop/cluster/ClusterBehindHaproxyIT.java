@@ -1,0 +1,319 @@
+package dev.herald.interop.cluster;
+
+import static dev.herald.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.client.EraPreference;
+import dev.herald.client.McpClient;
+import dev.herald.session.CallOptions;
+import dev.herald.session.ProgressUpdate;
+import dev.herald.testing.HeraldJar;
+import dev.herald.testing.RawHttpClient;
+import dev.herald.testing.RedisProcess;
+import dev.herald.testing.SseReader;
+import dev.herald.transport.http.StreamableHttpClientTransport;
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.LoggingMessageParams;
+import dev.herald.wire.McpJson;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Three real {@code herald serve --redis} node processes on one real redis-server, behind a real
+ * HAProxy (round robin, no stickiness), driven through the balancer by Herald's client
+ * (docs/scale-out.md): the checks a single node passes, passed by the cluster.
+ */
+@Timeout(900)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterBehindHaproxyIT {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+
+  /** A node's JVM loads Netty and Lettuce before it listens: slow on a busy machine. */
+  private static final Duration START = Duration.ofSeconds(300);
+
+  private static final String HAPROXY = "/usr/sbin/haproxy";
+
+  private static RedisProcess redis;
+  private static final List<Process> processes = new ArrayList<>();
+  private static final List<Process> nodes = new ArrayList<>();
+  private static Path dir;
+  private static URI balancer;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    Assumptions.assumeTrue(RedisProcess.installed(), "redis-server is not installed");
+    Assumptions.assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
+    redis = RedisProcess.start();
+    dir = Files.createTempDirectory("herald-cluster-it");
+    int lb = RedisProcess.freePort();
+    List<Integer> ports = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      int port = RedisProcess.freePort();
+      ports.add(port);
+      Process node =
+          new ProcessBuilder(
+                  HeraldJar.command(
+                      "serve",
+                      "--port",
+                      Integer.toString(port),
+                      "--redis",
+                      redis.uri(),
+                      "--allow-host",
+                      "127.0.0.1:" + lb))
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("node" + i + ".log").toFile())
+              .start();
+      processes.add(node);
+      nodes.add(node);
+    }
+    for (int port : ports) {
+      eventually(START, () -> listening(port), "node on port " + port + " is up");
+    }
+    StringBuilder cfg =
+        new StringBuilder(
+            """
+            global
+              maxconn 2048
+            defaults
+              mode http
+              option http-server-close
+              timeout connect 5s
+              timeout client 120s
+              timeout server 120s
+              timeout http-request 30s
+            frontend mcp
+              bind 127.0.0.1:%d
+              default_backend nodes
+            backend nodes
+              balance roundrobin
+              option redispatch
+              retries 3
+              default-server check inter 500ms fall 2 rise 2
+            """
+                .formatted(lb));
+    for (int i = 0; i < 3; i++) {
+      cfg.append("  server n").append(i).append(" 127.0.0.1:").append(ports.get(i)).append('\n');
+    }
+    Path config = dir.resolve("haproxy.cfg");
+    Files.writeString(config, cfg.toString());
+    processes.add(
+        new ProcessBuilder(HAPROXY, "-f", config.toString(), "-db")
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("haproxy.log").toFile())
+            .start());
+    eventually(WAIT, () -> listening(lb), "haproxy is up");
+    balancer = URI.create("http://127.0.0.1:" + lb + "/mcp");
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    for (Process p : processes) {
+      p.destroyForcibly();
+    }
+    for (Process p : processes) {
+      p.waitFor(20, TimeUnit.SECONDS);
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  private static boolean listening(int port) {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static McpClient client() throws InterruptedException {
+    return McpClient.builder()
+        .eras(EraPreference.HANDSHAKE_ONLY) // sessions are what a cluster shares
+        .connect(new StreamableHttpClientTransport(balancer));
+  }
+
+  @Test
+  void aCallsProgressArrivesInOrderBeforeItsResponseThroughTheBalancer() throws Exception {
+    try (McpClient client = client()) {
+      for (int round = 0; round < 3; round++) { // the call lands on a different node each time
+        List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
+        CallToolResult r =
+            client.callTool(
+                "slow",
+                McpJson.object().put("steps", 5).put("delayMs", 10),
+                CallOptions.builder().progress(updates::add).renderInterval(Duration.ZERO).build());
+        assertThat(r.firstText()).isEqualTo("completed 5 steps");
+        assertThat(updates.stream().map(ProgressUpdate::progress).toList())
+            .as("round %d", round)
+            .isSorted()
+            .contains(5.0);
+      }
+    }
+  }
+
+  @Test
+  void aCancellationArrivingAtAnotherNodeStopsTheCall() throws Exception {
+    RawHttpClient raw = new RawHttpClient(balancer);
+    raw.initialize(); // initialize and initialized: two requests, on two nodes
+    HttpResponse<Stream<String>> call =
+        raw.post(
+            "{'jsonrpc':'2.0','id':41,'method':'tools/call','params':{'name':'slow',"
+                + "'arguments':{'steps':600,'delayMs':100},'_meta':{'progressToken':'p'}}}");
+    assertThat(call.statusCode()).isEqualTo(200);
+    try (SseReader stream = new SseReader(call.body())) {
+      SseReader.Event first;
+      do {
+        first = stream.next(WAIT);
+        assertThat(first).as("a first progress").isNotNull();
+      } while (first.priming() || first.data().isBlank());
+      assertThat(RawHttpClient.describe(first.json())).isEqualTo("progress p 1");
+      HttpResponse<Stream<String>> cancel =
+          raw.post(
+              "{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':41}}");
+      assertThat(cancel.statusCode()).isEqualTo(202);
+      RawHttpClient.body(cancel);
+      // The call would run for a minute; its node ends its stream, with no response, once it
+      // is cancelled, wherever the cancellation landed.
+      List<String> rest = new ArrayList<>();
+      for (SseReader.Event e : stream.rest()) {
+        if (!e.priming() && !e.data().isBlank()) {
+          rest.add(RawHttpClient.describe(e.json()));
+        }
+      }
+      assertThat(rest).allMatch(d -> d.startsWith("progress p "));
+      assertThat(rest.size()).isLessThan(590);
+    }
+  }
+
+  @Test
+  void aListChangeReachesEverySessionOnce() throws Exception {
+    int sessions = 12;
+    List<McpClient> clients = new ArrayList<>();
+    List<AtomicInteger> heard = new ArrayList<>();
+    try {
+      for (int i = 0; i < sessions; i++) {
+        AtomicInteger n = new AtomicInteger();
+        heard.add(n);
+        clients.add(
+            McpClient.builder()
+                .eras(EraPreference.HANDSHAKE_ONLY)
+                .onToolsListChanged(n::incrementAndGet)
+                .connect(new StreamableHttpClientTransport(balancer)));
+      }
+      for (McpClient c : clients) {
+        c.ping(); // each session's standing stream is open and its session known
+      }
+      clients.get(0).callTool("touch", McpJson.object().put("area", "tools"));
+      eventually(WAIT, () -> heard.stream().allMatch(n -> n.get() >= 1), "every session heard it");
+      for (McpClient c : clients) {
+        c.ping();
+      }
+      assertThat(heard).allMatch(n -> n.get() == 1);
+    } finally {
+      clients.forEach(McpClient::close);
+    }
+  }
+
+  @Test
+  void aResourceUpdateReachesItsSubscribersOnly() throws Exception {
+    try (McpClient subscriber = client()) {
+      AtomicInteger updates = new AtomicInteger();
+      subscriber.subscribe("demo://counter", u -> updates.incrementAndGet());
+      RawHttpClient other = new RawHttpClient(balancer);
+      other.initialize();
+      try (SseReader otherStream = other.get(null)) {
+        try (McpClient caller = client()) {
+          caller.callTool("update_resource", null);
+        }
+        eventually(WAIT, () -> updates.get() == 1, "the subscriber heard the update");
+        subscriber.callTool("touch", McpJson.object().put("area", "prompts"));
+        SseReader.Event e;
+        do {
+          e = otherStream.next(WAIT);
+          assertThat(e).as("the unsubscribed session's next event").isNotNull();
+        } while (e.priming() || e.data().isBlank());
+        assertThat(RawHttpClient.describe(e.json()))
+            .as("no resources/updated before the list change")
+            .isEqualTo("notifications/prompts/list_changed");
+      }
+    }
+  }
+
+  @Test
+  void logsFollowEachSessionsLevelWhicheverNodeServesTheCall() throws Exception {
+    List<LoggingMessageParams> quietLogs = new CopyOnWriteArrayList<>();
+    List<LoggingMessageParams> chattyLogs = new CopyOnWriteArrayList<>();
+    try (McpClient quiet =
+            McpClient.builder()
+                .eras(EraPreference.HANDSHAKE_ONLY)
+                .onLog(quietLogs::add)
+                .connect(new StreamableHttpClientTransport(balancer));
+        McpClient chatty =
+            McpClient.builder()
+                .eras(EraPreference.HANDSHAKE_ONLY)
+                .onLog(chattyLogs::add)
+                .connect(new StreamableHttpClientTransport(balancer))) {
+      quiet.setLoggingLevel(LoggingLevel.WARNING);
+      for (int round = 0; round < 3; round++) {
+        quiet.callTool("emit_logs", McpJson.object().put("count", 2).put("level", "info"));
+        chatty.callTool("emit_logs", McpJson.object().put("count", 2).put("level", "info"));
+        quiet.callTool("emit_logs", McpJson.object().put("count", 1).put("level", "warning"));
+      }
+      eventually(WAIT, () -> chattyLogs.size() == 6, "the chatty session's info logs");
+      eventually(WAIT, () -> quietLogs.size() == 3, "the quiet session's warnings");
+      assertThat(quietLogs).allMatch(m -> m.level() == LoggingLevel.WARNING);
+    }
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE) // last: it kills a node
+  void aSessionOutlivesANodeKilledWithSigkill() throws Exception {
+    RawHttpClient raw = new RawHttpClient(balancer);
+    raw.initialize();
+    for (int i = 0; i < 3; i++) { // every node serves it (and holds a copy)
+      HttpResponse<Stream<String>> r =
+          raw.post(
+              "{'jsonrpc':'2.0','id':"
+                  + (100 + i)
+                  + ",'method':'tools/call','params':{'name':'echo','arguments':{'text':'before'}}}");
+      assertThat(r.statusCode()).isEqualTo(200);
+      assertThat(RawHttpClient.body(r)).contains("before");
+    }
+    Process victim = nodes.get(0);
+    victim.destroyForcibly(); // SIGKILL
+    assertThat(victim.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    // The balancer notices within a few health checks (and redispatches meanwhile); the session,
+    // recorded in Redis, is served by the nodes left.
+    for (int i = 0; i < 6; i++) {
+      HttpResponse<Stream<String>> r =
+          raw.post(
+              "{'jsonrpc':'2.0','id':"
+                  + (200 + i)
+                  + ",'method':'tools/call','params':{'name':'echo','arguments':{'text':'still "
+                  + i
+                  + "'}}}");
+      assertThat(r.statusCode()).as("call %d after the kill", i).isEqualTo(200);
+      assertThat(RawHttpClient.body(r)).contains("still " + i);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package dev.herald.peerbench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Client throughput: Herald's {@code McpClient} against the official Java SDK 2.1.0's {@code
+ * McpSyncClient}, each in a child JVM of its own ({@link ClientMain}, fixed heap, G1, its own
+ * class path), against the same server: the ceiling, in another child, so that the client's cost
+ * dominates. Per client: {@code client-threads} caller threads (a) each with a session of its own,
+ * (b) all on one shared client, each after the same warm-up ({@code client-warmup-s}, in the
+ * same JVM and configuration), then {@code client-s} seconds counted: calls per second and the
+ * client's own process CPU per call. Then progress: {@code client-progress-rounds} calls of {@code
+ * progress} with {@code client-progress-count} notifications each (the first half warm-up):
+ * notifications received per second and client CPU per notification.
+ */
+final class ClientScenario {
+  private final Bench b;
+
+  ClientScenario(Bench b) {
+    this.b = b;
+  }
+
+  void run() {
+    int threads = b.options.integer("client-threads");
+    String against = " (against the ceiling server)";
+    b.report.row(
+        "client.own.rate",
+        "client calls/s, " + threads + " threads with a session each" + against,
+        0,
+        false);
+    b.report.row("client.own.cpu", "  the same: client CPU per call, µs", 1, true);
+    b.report.row(
+        "client.shared.rate",
+        "client calls/s, " + threads + " threads on one shared client" + against,
+        0,
+        false);
+    b.report.row("client.shared.cpu", "  the same: client CPU per call, µs", 1, true);
+    b.report.row(
+        "client.progress.rate",
+        String.format(
+            Locale.ROOT,
+            "client progress receive, %,d notifications on one call: notifications/s",
+            b.options.integer("client-progress-count")),
+        0,
+        false);
+    b.report.row("client.progress.cpu", "  the same: client CPU per notification, µs", 2, true);
+    long deadline = b.scenarioDeadline(600);
+    try (Child server =
+        Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
+      String uri = "http://127.0.0.1:" + server.port + "/mcp";
+      for (String kind : List.of(Report.HERALD, Report.SDK)) {
+        if (!b.options.target(kind)) {
+          continue;
+        }
+        for (String mode : List.of("own", "shared")) {
+          try {
+            long[] r =
+                child(
+                    kind,
+                    deadline,
+                    "load",
+                    mode,
+                    uri,
+                    Integer.toString(threads),
+                    b.options.get("client-warmup-s"),
+                    b.options.get("client-s"));
+            double rate = r[0] * 1e9 / r[1];
+            double cpu = r[2] / 1e3 / r[0];
+            b.report.put("client." + mode + ".rate", kind, rate);
+            b.report.put("client." + mode + ".cpu", kind, cpu);
+            b.log(
+                "[client] %-6s %-6s %,10.0f calls/s  %.1f us client CPU/call (%d calls)",
+                kind, mode, rate, cpu, r[0]);
+          } catch (Exception e) {
+            b.report.note("client " + mode + ", " + Bench.column(kind) + ": " + Bench.reason(e));
+            b.log("[client] %s %s failed: %s", kind, mode, Bench.reason(e));
+          }
+        }
+        try {
+          int count = b.options.integer("client-progress-count");
+          int rounds = b.options.integer("client-progress-rounds");
+          long[] r =
+              child(
+                  kind,
+                  deadline,
+                  "progress",
+                  uri,
+                  Integer.toString(count),
+                  Integer.toString(rounds));
+          long expected = (long) count * (rounds - rounds / 2);
+          double rate = r[0] * 1e9 / r[1];
+          double cpu = r[2] / 1e3 / Math.max(1, r[0]);
+          b.report.put("client.progress.rate", kind, rate);
+          b.report.put("client.progress.cpu", kind, cpu);
+          if (r[0] != expected) {
+            b.report.note(
+                String.format(
+                    Locale.ROOT,
+                    "client progress, %s: %,d of %,d notifications reached the listener",
+                    Bench.column(kind),
+                    r[0],
+                    expected));
+          }
+          b.log(
+              "[client] %-6s progress %,10.0f notifications/s  %.2f us client CPU each (%d of %d)",
+              kind, rate, cpu, r[0], expected);
+        } catch (Exception e) {
+          b.report.note("client progress, " + Bench.column(kind) + ": " + Bench.reason(e));
+          b.log("[client] %s progress failed: %s", kind, Bench.reason(e));
+        }
+      }
+    } catch (Exception e) {
+      b.report.note("client: the ceiling server failed: " + Bench.reason(e));
+    }
+  }
+
+  /** Runs a {@link ClientMain} and returns the three numbers of its RESULT line. */
+  private long[] child(String kind, long deadline, String... args) throws Exception {
+    List<String> cmd = Child.jvm(b.options.get("child-heap"));
+    cmd.addAll(List.of("-cp", b.classpaths.forRole(kind), ClientMain.class.getName(), kind));
+    cmd.addAll(List.of(args));
+    cmd.add(Long.toString(Child.secondsLeft(deadline)));
+    Spawn.Outcome o =
+        Spawn.run(cmd, Child.log(b.classpaths, "client-" + kind), null, "RESULT", deadline);
+    String[] f = o.line().trim().split(" ", -1);
+    List<Long> v = new ArrayList<>();
+    for (int i = 1; i < f.length; i++) {
+      v.add(Long.parseLong(f[i]));
+    }
+    return new long[] {v.get(0), v.get(1), v.get(2)};
+  }
+}

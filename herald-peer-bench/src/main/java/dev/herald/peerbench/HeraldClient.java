@@ -1,0 +1,57 @@
+package dev.herald.peerbench;
+
+import dev.herald.client.EraPreference;
+import dev.herald.client.McpClient;
+import dev.herald.session.CallOptions;
+import dev.herald.transport.http.StreamableHttpClientTransport;
+import dev.herald.wire.CallToolResult;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Herald's {@link McpClient} over its Streamable HTTP transport, handshake era (2025-11-25). */
+final class HeraldClient implements ClientMain.Client {
+  private final McpClient client;
+
+  private HeraldClient(McpClient client) {
+    this.client = client;
+  }
+
+  static HeraldClient connect(String uri) throws Exception {
+    return new HeraldClient(
+        McpClient.builder()
+            .info("peer-bench", "1")
+            .eras(EraPreference.HANDSHAKE_ONLY)
+            .connect(StreamableHttpClientTransport.builder().uri(URI.create(uri)).build()));
+  }
+
+  @Override
+  public void echo(String text) throws Exception {
+    ObjectNode args = JsonNodeFactory.instance.objectNode().put("text", text);
+    CallToolResult r = client.callTool("echo", args);
+    if (!text.equals(r.firstText())) {
+      throw new IllegalStateException("echo answered " + r);
+    }
+  }
+
+  @Override
+  public long progress(int count) throws Exception {
+    LongAdder received = new LongAdder();
+    ObjectNode args = JsonNodeFactory.instance.objectNode().put("count", count);
+    client.callTool(
+        "progress",
+        args,
+        CallOptions.builder()
+            .progress(u -> received.increment())
+            .renderInterval(Duration.ZERO)
+            .build());
+    return received.sum();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

@@ -1,0 +1,94 @@
+package dev.herald.redis;
+
+import dev.herald.http.internal.ClusterSeam;
+import dev.herald.internal.server.SessionState;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The session directory (docs/scale-out.md): one hash per session, {@code <prefix>session:<id>},
+ * with the session's {@code state} and its {@code home} node, expiring {@code ttl} after its last
+ * write or lookup. Blocking calls, for virtual threads; each waits at most the command timeout and
+ * fails with {@link RedisUnavailableException}.
+ */
+final class SessionDirectory {
+  private final Redis redis;
+  private final long ttlSeconds;
+
+  SessionDirectory(Redis redis, Duration ttl) {
+    this.redis = redis;
+    this.ttlSeconds = Math.max(1, ttl.toSeconds());
+  }
+
+  private String key(String sessionId) {
+    return redis.key("session:" + sessionId);
+  }
+
+  /** The session's record, or empty if no node knows it (or its record is unreadable). */
+  Optional<ClusterSeam.SessionRecord> lookup(String sessionId) {
+    String key = key(sessionId);
+    Map<String, byte[]> fields = redis.call("read a session", () -> redis.sync().hgetall(key));
+    byte[] state = fields.get("state");
+    byte[] home = fields.get("home");
+    if (state == null || home == null) {
+      return Optional.empty();
+    }
+    redis.call("refresh a session", () -> redis.sync().expire(key, ttlSeconds));
+    try {
+      return Optional.of(
+          new ClusterSeam.SessionRecord(SessionStateCodec.decode(state), Redis.string(home)));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Writes the session's state, and its home unless {@code homeNode} is null (the home is
+   * unchanged), and refreshes its expiry.
+   */
+  void write(String sessionId, SessionState state, @Nullable String homeNode) {
+    String key = key(sessionId);
+    Map<String, byte[]> fields =
+        homeNode == null
+            ? Map.of("state", SessionStateCodec.encode(state))
+            : Map.of("state", SessionStateCodec.encode(state), "home", Redis.bytes(homeNode));
+    redis.call(
+        "record a session",
+        () -> {
+          redis.sync().hset(key, fields);
+          return redis.sync().expire(key, ttlSeconds);
+        });
+  }
+
+  /**
+   * The cluster's epoch: a random value set by the first node that finds none. A Redis that
+   * restarted empty has none, so a node that sees a value other than the one it saw before knows
+   * the directory was lost and records its sessions again.
+   */
+  String epoch() {
+    String key = redis.key("epoch");
+    byte[] v = redis.call("read the cluster's epoch", () -> redis.sync().get(key));
+    if (v == null) {
+      byte[] mine = Redis.bytes(java.util.UUID.randomUUID().toString());
+      redis.call(
+          "mark the cluster's epoch",
+          () -> redis.sync().set(key, mine, io.lettuce.core.SetArgs.Builder.nx()));
+      v = redis.call("read the cluster's epoch", () -> redis.sync().get(key));
+    }
+    return v == null ? "" : Redis.string(v);
+  }
+
+  /** Pushes back the session's expiry. */
+  void touch(String sessionId) {
+    String key = key(sessionId);
+    redis.call("refresh a session", () -> redis.sync().expire(key, ttlSeconds));
+  }
+
+  /** Forgets the session (the client ended it). */
+  void remove(String sessionId) {
+    String key = key(sessionId);
+    redis.call("forget a session", () -> redis.sync().del(key));
+  }
+}
