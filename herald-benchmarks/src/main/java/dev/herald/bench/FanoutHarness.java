@@ -56,7 +56,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * and the child is stopped. A hard overall timeout ({@code --timeout-s}) ends everything.
  *
  * <p>Options: {@code --sessions N} (1000), {@code --rounds R} (5), {@code --warmup W} (3),
- * {@code --targets herald,ceiling}, {@code --debounce-ms} (1), {@code --child-heap} (512m),
+ * {@code --targets herald,ceiling}, {@code --debounce-ms} (10, Herald's default: the first change goes out at once), {@code --child-heap} (512m),
  * {@code --open-concurrency} (16), {@code --timeout-s} (600), {@code --json FILE}.
  */
 public final class FanoutHarness {
@@ -80,7 +80,7 @@ public final class FanoutHarness {
     this.rounds = Integer.parseInt(o.getOrDefault("rounds", "5"));
     this.warmup = Integer.parseInt(o.getOrDefault("warmup", "3"));
     this.targets = List.of(o.getOrDefault("targets", "herald,ceiling").split(","));
-    this.debounceMs = Integer.parseInt(o.getOrDefault("debounce-ms", "1"));
+    this.debounceMs = Integer.parseInt(o.getOrDefault("debounce-ms", "10"));
     this.childHeap = o.getOrDefault("child-heap", "512m");
     this.openConcurrency = Integer.parseInt(o.getOrDefault("open-concurrency", "16"));
     this.deadlineNanos =

@@ -2,7 +2,7 @@ package dev.herald.bench;
 
 import dev.herald.internal.session.ProgressEmitter;
 import dev.herald.session.CountingEventListener;
-import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.ProgressToken;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +37,7 @@ public class ProgressEmitterBenchmark {
   public abstract static class EmitterState {
     final CountingEventListener events = new CountingEventListener();
     ProgressEmitter emitter;
-    JsonRpcMessage.@Nullable Notification lastSent; // until the first send
+    @Nullable EncodedMessage lastSent; // until the first send
     long sends;
     double next;
 

@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +23,11 @@ import org.jspecify.annotations.Nullable;
  * each refusal is -32602. An offset beyond the end (the catalog shrank) gives an empty last page.
  * Cursors stay valid for the server's lifetime, as the spec asks.
  *
- * <p>Thread-safe: the key is immutable and each call builds its own {@link Mac}.
+ * <p>The key is drawn when the first cursor is made or read, not when the server is built: a list
+ * that fits in one page never needs it, and seeding a {@link SecureRandom} is start-up time a
+ * server spawned on demand would spend before answering {@code initialize}.
+ *
+ * <p>Thread-safe: the key, once drawn, is immutable and each call builds its own {@link Mac}.
  */
 final class Pagination {
   static final int DEFAULT_PAGE_SIZE = 50;
@@ -30,24 +35,47 @@ final class Pagination {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-  private final SecretKeySpec key;
+  private final ReentrantLock drawing = new ReentrantLock();
+  private volatile @Nullable SecretKeySpec key;
   private final int pageSize;
 
   /** One page of a list and the cursor of the next, or {@code null} at the end. */
   record Page<T>(List<T> items, @Nullable String nextCursor) {}
 
   Pagination(int pageSize) {
-    this(pageSize, new SecureRandom());
-  }
-
-  Pagination(int pageSize, SecureRandom random) {
     if (pageSize < 1) {
       throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
     }
+    this.pageSize = pageSize;
+  }
+
+  Pagination(int pageSize, SecureRandom random) {
+    this(pageSize);
+    this.key = draw(random);
+  }
+
+  private static SecretKeySpec draw(SecureRandom random) {
     byte[] k = new byte[32];
     random.nextBytes(k);
-    this.key = new SecretKeySpec(k, "HmacSHA256");
-    this.pageSize = pageSize;
+    return new SecretKeySpec(k, "HmacSHA256");
+  }
+
+  private SecretKeySpec key() {
+    SecretKeySpec k = key;
+    if (k != null) {
+      return k;
+    }
+    drawing.lock();
+    try {
+      k = key;
+      if (k == null) {
+        k = draw(new SecureRandom());
+        key = k;
+      }
+      return k;
+    } finally {
+      drawing.unlock();
+    }
   }
 
   int pageSize() {
@@ -103,7 +131,7 @@ final class Pagination {
   private byte[] mac(String list, int offset) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(key);
+      mac.init(key());
       mac.update(list.getBytes(StandardCharsets.UTF_8));
       mac.update((byte) 0);
       mac.update(ByteBuffer.allocate(4).putInt(offset).array());

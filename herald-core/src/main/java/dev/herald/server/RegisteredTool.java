@@ -8,8 +8,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 
 /**
- * A tool in a catalog: its definition, its handler and its schemas compiled once at registration
- * (MCP 2025-11-25 server/tools). Typed tools are adapted to the raw handler shape here, so the call path is one.
+ * A tool in a catalog: its definition, its handler and its schemas, checked at registration and
+ * compiled once (MCP 2025-11-25 server/tools). Typed tools are adapted to the raw handler shape here, so the call path is one.
  */
 record RegisteredTool(
     Tool tool,

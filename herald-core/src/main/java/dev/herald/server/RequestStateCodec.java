@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
@@ -114,7 +115,7 @@ final class RequestStateCodec {
       throw invalid("requestState is longer than " + settings.maxLength + " characters");
     }
     String[] parts = state.split("\\.", -1);
-    byte[] key = parts.length == 4 && PREFIX.equals(parts[0]) ? settings.keys.get(parts[1]) : null;
+    byte[] key = parts.length == 4 && PREFIX.equals(parts[0]) ? settings.key(parts[1]) : null;
     if (key == null) {
       throw forged();
     }
@@ -173,7 +174,7 @@ final class RequestStateCodec {
   private byte[] mac(String keyId, String body) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(settings.keys.get(keyId), "HmacSHA256"));
+      mac.init(new SecretKeySpec(Objects.requireNonNull(settings.key(keyId), keyId), "HmacSHA256"));
       return mac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is not available", e);

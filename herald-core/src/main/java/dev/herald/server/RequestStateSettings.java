@@ -54,7 +54,10 @@ public final class RequestStateSettings {
   private static final RequestStateSettings DEFAULTS = builder().build();
 
   final String currentKeyId;
-  final Map<String, byte[]> keys;
+
+  /** The keys by id, or {@code null} for the process key alone (drawn on first use). */
+  private final @Nullable Map<String, byte[]> keys;
+
   final Duration ttl;
   final Clock clock;
   final int maxLength;
@@ -63,7 +66,7 @@ public final class RequestStateSettings {
   private RequestStateSettings(Builder b) {
     if (b.currentKeyId == null) {
       this.currentKeyId = ProcessKey.ID;
-      this.keys = Map.of(ProcessKey.ID, ProcessKey.KEY);
+      this.keys = null; // not ProcessKey.KEY here: seeding SecureRandom would slow every start-up
     } else {
       this.currentKeyId = b.currentKeyId;
       this.keys = Map.copyOf(b.keys);
@@ -72,6 +75,14 @@ public final class RequestStateSettings {
     this.clock = b.clock;
     this.maxLength = b.maxLength;
     this.principal = b.principal;
+  }
+
+  /** The key with this id, or {@code null} if none. */
+  byte @Nullable [] key(String id) {
+    if (keys != null) {
+      return keys.get(id);
+    }
+    return id.equals(ProcessKey.ID) ? ProcessKey.KEY : null;
   }
 
   /** Signing with a random per-process key, a lifetime of {@link #DEFAULT_TTL}, no principal. */

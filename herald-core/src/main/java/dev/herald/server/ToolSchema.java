@@ -13,11 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A tool's input or output schema, compiled once when the tool is registered.
+ * A tool's input or output schema, checked when the tool is registered and compiled once.
  *
  * <p>Design note (MCP 2025-11-25 server/tools, "Tool"). Schemas are JSON Schema 2020-12 unless
  * they name another dialect in {@code $schema}. Compilation never touches the network: remote
@@ -26,59 +28,39 @@ import tools.jackson.databind.node.ObjectNode;
  * entries, with control characters removed so that a hostile argument name cannot forge the
  * message.
  *
+ * <p>A schema that cannot fail to compile ({@link PlainSchema}: the usual object of typed
+ * properties) is compiled on the tool's first call rather than at registration, so a server does
+ * not load the validator before it answers {@code initialize}; any other schema is compiled at
+ * registration, where a broken one is refused.
+ *
  * <p>Numbers beyond what a handler can hold (a double's range anywhere, a long's where the schema
  * says {@code integer}) are refused before the validator runs ({@link NumberRange}).
  *
- * <p>Immutable and thread-safe; validation allocates per call only what the validator needs.
+ * <p>Thread-safe; validation allocates per call only what the validator needs.
  */
 final class ToolSchema {
   /** Most failures named in one message; the rest are counted. */
   static final int MAX_REPORTED = 5;
 
-  /**
-   * JSON Schema 2020-12, where a keyword the dialect does not define (a tool's {@code
-   * x-mcp-header}, MCP 2026-07-28 SEP-2243, or any vendor extension) is an annotation: kept, never
-   * validated, and never logged as unknown.
-   */
-  private static final Dialect DIALECT =
-      Dialect.builder(Dialects.getDraft202012())
-          .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
-          .build();
-
-  private static final SchemaRegistry REGISTRY =
-      SchemaRegistry.withDefaultDialect(
-          DIALECT,
-          b ->
-              b.schemaLoader(l -> l.fetchRemoteResources(false))
-                  .schemaRegistryConfig(
-                      SchemaRegistryConfig.builder()
-                          .locale(Locale.ROOT)
-                          .pathType(PathType.JSON_PATH)
-                          .build()));
-
-  private final Schema schema;
   private final JsonNode node;
+  private final String what;
+  private final ReentrantLock compiling = new ReentrantLock();
+  private volatile @Nullable Compiled compiled;
 
-  private ToolSchema(Schema schema, JsonNode node) {
-    this.schema = schema;
+  private ToolSchema(JsonNode node, String what, @Nullable Compiled compiled) {
     this.node = node;
+    this.what = what;
+    this.compiled = compiled;
   }
 
   /**
-   * Compiles a schema.
+   * Checks a schema and compiles it now, or on first use when it cannot fail to compile.
    *
    * @throws IllegalArgumentException naming {@code what} when the schema cannot be compiled
    */
   static ToolSchema compile(ObjectNode node, String what) {
-    try {
-      ObjectNode copy = node.deepCopy();
-      Schema s = REGISTRY.getSchema(copy);
-      s.initializeValidators(); // resolve $refs now, not on the first call
-      return new ToolSchema(s, copy);
-    } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
-      throw new IllegalArgumentException(
-          what + " is not a valid JSON Schema: " + e.getMessage(), e);
-    }
+    ObjectNode copy = node.deepCopy();
+    return new ToolSchema(copy, what, PlainSchema.test(copy) ? null : Compiled.of(copy, what));
   }
 
   /** The failures of {@code instance}, one line each, or empty when it conforms. */
@@ -90,30 +72,93 @@ final class ToolSchema {
     if (!outOfRange.isEmpty()) {
       return Optional.of(LogData.clean(String.join("; ", outOfRange)));
     }
-    List<Error> errors = schema.validate(instance);
-    if (errors.isEmpty()) {
-      return Optional.empty();
-    }
-    StringBuilder out = new StringBuilder();
-    int shown = 0;
-    for (Error e : errors) {
-      if (shown == MAX_REPORTED) {
-        out.append("; and ").append(errors.size() - shown).append(" more");
-        break;
-      }
-      if (shown > 0) {
-        out.append("; ");
-      }
-      out.append(LogData.clean(describe(e)));
-      shown++;
-    }
-    return Optional.of(out.toString());
+    return compiled().check(instance);
   }
 
-  private static String describe(Error e) {
-    String location = String.valueOf(e.getInstanceLocation());
-    String message = e.getMessage() == null ? e.getKeyword() + " failed" : e.getMessage();
-    // The validator's message usually starts with the location already; do not say it twice.
-    return message.startsWith(location) ? message : location + ": " + message;
+  private Compiled compiled() {
+    Compiled c = compiled;
+    if (c != null) {
+      return c;
+    }
+    compiling.lock();
+    try {
+      c = compiled;
+      if (c == null) {
+        c = Compiled.of(node, what);
+        compiled = c;
+      }
+      return c;
+    } finally {
+      compiling.unlock();
+    }
+  }
+
+  /** The compiled validator; loading this class loads the validator library. */
+  private static final class Compiled {
+    /**
+     * JSON Schema 2020-12, where a keyword the dialect does not define (a tool's {@code
+     * x-mcp-header}, MCP 2026-07-28 SEP-2243, or any vendor extension) is an annotation: kept,
+     * never validated, and never logged as unknown.
+     */
+    private static final Dialect DIALECT =
+        Dialect.builder(Dialects.getDraft202012())
+            .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
+            .build();
+
+    private static final SchemaRegistry REGISTRY =
+        SchemaRegistry.withDefaultDialect(
+            DIALECT,
+            b ->
+                b.schemaLoader(l -> l.fetchRemoteResources(false))
+                    .schemaRegistryConfig(
+                        SchemaRegistryConfig.builder()
+                            .locale(Locale.ROOT)
+                            .pathType(PathType.JSON_PATH)
+                            .build()));
+
+    private final Schema schema;
+
+    private Compiled(Schema schema) {
+      this.schema = schema;
+    }
+
+    static Compiled of(JsonNode node, String what) {
+      try {
+        Schema s = REGISTRY.getSchema(node);
+        s.initializeValidators(); // resolve $refs now, not on the first call
+        return new Compiled(s);
+      } catch (SchemaException | IllegalArgumentException | IllegalStateException e) {
+        throw new IllegalArgumentException(
+            what + " is not a valid JSON Schema: " + e.getMessage(), e);
+      }
+    }
+
+    Optional<String> check(JsonNode instance) {
+      List<Error> errors = schema.validate(instance);
+      if (errors.isEmpty()) {
+        return Optional.empty();
+      }
+      StringBuilder out = new StringBuilder();
+      int shown = 0;
+      for (Error e : errors) {
+        if (shown == MAX_REPORTED) {
+          out.append("; and ").append(errors.size() - shown).append(" more");
+          break;
+        }
+        if (shown > 0) {
+          out.append("; ");
+        }
+        out.append(LogData.clean(describe(e)));
+        shown++;
+      }
+      return Optional.of(out.toString());
+    }
+
+    private static String describe(Error e) {
+      String location = String.valueOf(e.getInstanceLocation());
+      String message = e.getMessage() == null ? e.getKeyword() + " failed" : e.getMessage();
+      // The validator's message usually starts with the location already; do not say it twice.
+      return message.startsWith(location) ? message : location + ": " + message;
+    }
   }
 }

@@ -74,7 +74,11 @@ public final class InMemoryTaskStore implements TaskStore {
   private final AtomicBoolean delivering = new AtomicBoolean();
 
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final byte[] cursorKey = new byte[32];
+
+  /** Drawn when the first cursor is made or read (a server that lists no tasks never seeds one). */
+  private volatile byte @Nullable [] cursorKey;
+
+  private final ReentrantLock drawingKey = new ReentrantLock();
 
   /**
    * @param maxActivePerOwner how many tasks that are not terminal one owner may have
@@ -88,7 +92,25 @@ public final class InMemoryTaskStore implements TaskStore {
     }
     this.maxActivePerOwner = maxActivePerOwner;
     this.maxTasks = maxTasks;
-    new SecureRandom().nextBytes(cursorKey);
+  }
+
+  private byte[] cursorKey() {
+    byte[] k = cursorKey;
+    if (k != null) {
+      return k;
+    }
+    drawingKey.lock();
+    try {
+      k = cursorKey;
+      if (k == null) {
+        k = new byte[32];
+        new SecureRandom().nextBytes(k);
+        cursorKey = k;
+      }
+      return k;
+    } finally {
+      drawingKey.unlock();
+    }
   }
 
   /**
@@ -364,7 +386,7 @@ public final class InMemoryTaskStore implements TaskStore {
   private byte[] tag(TaskOwner owner, byte[] body) {
     try {
       Mac mac = Mac.getInstance(MAC);
-      mac.init(new SecretKeySpec(cursorKey, MAC));
+      mac.init(new SecretKeySpec(cursorKey(), MAC));
       mac.update(owner.kind().name().getBytes(StandardCharsets.UTF_8));
       mac.update((byte) 0);
       mac.update(owner.id().getBytes(StandardCharsets.UTF_8));

@@ -1,6 +1,8 @@
 package dev.herald.wire;
 
 import java.util.Objects;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message together with its encoding ({@link MessageCodec#encode}), made once and handed to any
@@ -12,23 +14,50 @@ import java.util.Objects;
  * that rule.
  */
 public final class EncodedMessage {
-  private final JsonRpcMessage message;
+  private volatile @Nullable JsonRpcMessage message;
+  private final @Nullable Supplier<JsonRpcMessage.Notification> make;
   private final byte[] bytes;
 
-  private EncodedMessage(JsonRpcMessage message, byte[] bytes) {
+  private EncodedMessage(
+      @Nullable JsonRpcMessage message,
+      @Nullable Supplier<JsonRpcMessage.Notification> make,
+      byte[] bytes) {
     this.message = message;
+    this.make = make;
     this.bytes = bytes;
   }
 
   /** Encodes {@code message} once. */
   public static EncodedMessage of(JsonRpcMessage message) {
     Objects.requireNonNull(message, "message");
-    return new EncodedMessage(message, MessageCodec.encode(message));
+    return new EncodedMessage(message, null, MessageCodec.encode(message));
   }
 
-  /** The message. */
+  /**
+   * A notification already encoded by a specialised writer (the progress hot path, {@link
+   * MessageCodec#progress}), whose message object is built only if a transport asks for it:
+   * transports that write bytes never do. {@code message} must build exactly the notification
+   * {@code bytes} encode.
+   */
+  public static EncodedMessage notification(
+      byte[] bytes, Supplier<JsonRpcMessage.Notification> message) {
+    return new EncodedMessage(
+        null, Objects.requireNonNull(message, "message"), Objects.requireNonNull(bytes, "bytes"));
+  }
+
+  /** The message (built on first use for {@link #notification}). */
   public JsonRpcMessage message() {
-    return message;
+    JsonRpcMessage m = message;
+    if (m == null) {
+      m = Objects.requireNonNull(make).get();
+      message = m; // a race builds an equal message twice: harmless
+    }
+    return m;
+  }
+
+  /** Whether the message is a notification; known without building it. */
+  public boolean isNotification() {
+    return make != null || message instanceof JsonRpcMessage.Notification;
   }
 
   /** Its UTF-8 JSON encoding, no trailing newline. Shared: never modify it. */
@@ -38,6 +67,6 @@ public final class EncodedMessage {
 
   @Override
   public String toString() {
-    return "EncodedMessage[" + bytes.length + " bytes, " + message + "]";
+    return "EncodedMessage[" + bytes.length + " bytes, " + message() + "]";
   }
 }

@@ -170,6 +170,134 @@ public final class MessageCodec {
     return out.toByteArray();
   }
 
+  private static final byte[] PROGRESS_HEAD =
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":"
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] PROGRESS_FIELD =
+      ",\"progress\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] TOTAL_FIELD =
+      ",\"total\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] MESSAGE_FIELD =
+      ",\"message\":\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * Encodes {@code notifications/progress} straight to bytes, without a params tree or a generator
+   * (the progress hot path): exactly the bytes {@link #encode} gives for the notification whose
+   * params are {@code {progressToken, progress, total?, message?}} in that order, with each number
+   * as {@code BigDecimal.valueOf(double)} writes it. Only for plain text: returns {@code null}
+   * when the token or the message has a character JSON escapes or a non-ASCII one (the caller then
+   * encodes the tree).
+   */
+  public static byte @Nullable [] progress(
+      ProgressToken token, double progress, @Nullable Double total, @Nullable String message) {
+    String text = token instanceof ProgressToken.Text t ? t.value() : null;
+    if ((text != null && !plainAscii(text)) || (message != null && !plainAscii(message))) {
+      return null;
+    }
+    String tokenNumber = token instanceof ProgressToken.Number n ? Long.toString(n.value()) : null;
+    double tot = total == null ? 0 : total;
+    String p = wholeNumber(progress) ? null : decimal(progress);
+    String t = total == null || wholeNumber(tot) ? null : decimal(tot);
+    int size =
+        PROGRESS_HEAD.length
+            + (text != null
+                ? text.length() + 2
+                : java.util.Objects.requireNonNull(tokenNumber).length())
+            + PROGRESS_FIELD.length
+            + (p == null ? wholeLength((long) progress) : p.length())
+            + (total == null
+                ? 0
+                : TOTAL_FIELD.length + (t == null ? wholeLength((long) tot) : t.length()))
+            + (message == null ? 0 : MESSAGE_FIELD.length + message.length() + 1)
+            + 2;
+    byte[] b = new byte[size];
+    int at = put(b, 0, PROGRESS_HEAD);
+    if (text != null) {
+      b[at++] = '"';
+      at = put(b, at, text);
+      b[at++] = '"';
+    } else {
+      at = put(b, at, java.util.Objects.requireNonNull(tokenNumber));
+    }
+    at = put(b, at, PROGRESS_FIELD);
+    at = p == null ? putWhole(b, at, (long) progress) : put(b, at, p);
+    if (total != null) {
+      at = put(b, at, TOTAL_FIELD);
+      at = t == null ? putWhole(b, at, (long) tot) : put(b, at, t);
+    }
+    if (message != null) {
+      at = put(b, at, MESSAGE_FIELD);
+      at = put(b, at, message);
+      b[at++] = '"';
+    }
+    b[at++] = '}';
+    b[at] = '}';
+    return b;
+  }
+
+  /**
+   * Whether {@code d} is a whole number below 10^7 in magnitude: {@code Double.toString}, and so
+   * {@code BigDecimal.valueOf}, writes it as its digits and {@code ".0"} (minus zero as {@code
+   * 0.0}), which {@link #putWhole} writes without a string.
+   */
+  private static boolean wholeNumber(double d) {
+    long l = (long) d;
+    return l == d && l > -10_000_000L && l < 10_000_000L;
+  }
+
+  private static int wholeLength(long l) {
+    int n = l < 0 ? 4 : 3; // sign, first digit, ".0"
+    for (long v = Math.abs(l); v >= 10; v /= 10) {
+      n++;
+    }
+    return n;
+  }
+
+  private static int putWhole(byte[] b, int at, long l) {
+    int end = at + wholeLength(l);
+    b[end - 1] = '0';
+    b[end - 2] = '.';
+    long v = Math.abs(l);
+    int i = end - 3;
+    do {
+      b[i--] = (byte) ('0' + v % 10);
+      v /= 10;
+    } while (v > 0);
+    if (l < 0) {
+      b[i] = '-';
+    }
+    return end;
+  }
+
+  /** {@code BigDecimal.valueOf(d).toString()}, without the {@code BigDecimal} when it can. */
+  static String decimal(double d) {
+    String s = Double.toString(d);
+    // plain notation (no exponent) reads back the same through BigDecimal, except minus zero
+    return s.indexOf('E') < 0 && d != 0 ? s : java.math.BigDecimal.valueOf(d).toString();
+  }
+
+  private static boolean plainAscii(String s) {
+    for (int i = 0, n = s.length(); i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int put(byte[] b, int at, byte[] src) {
+    System.arraycopy(src, 0, b, at, src.length);
+    return at + src.length;
+  }
+
+  @SuppressWarnings(
+      "deprecation") // ASCII only (checked by the caller): getBytes(int,int,byte[],int)
+  private static int put(byte[] b, int at, String ascii) {
+    ascii.getBytes(0, ascii.length(), b, at);
+    return at + ascii.length();
+  }
+
   /** Encodes one message to a string (no trailing newline). */
   public static String encodeToString(JsonRpcMessage message) {
     return new String(encode(message), java.nio.charset.StandardCharsets.UTF_8);

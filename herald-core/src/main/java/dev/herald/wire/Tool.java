@@ -99,7 +99,8 @@ public record Tool(
 
     /**
      * The JSON Schema of the arguments (default {@code {"type": "object"}}: any object). A server
-     * compiles it when the tool is registered and validates every call's arguments against it.
+     * refuses it when the tool is registered if it cannot be compiled, and validates every call's
+     * arguments against it.
      */
     public Builder inputSchema(ObjectNode schema) {
       this.inputSchema = schema;

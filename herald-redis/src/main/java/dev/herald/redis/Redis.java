@@ -132,13 +132,17 @@ final class Redis implements AutoCloseable {
   }
 
   /**
-   * Runs one or more commands, turning Lettuce's failures into Herald's: a timeout, a refused or
+   * Runs one or more commands, with the caller's interrupt status set aside until they end,
+   * turning Lettuce's failures into Herald's: a timeout, a refused or
    * lost connection becomes {@link RedisUnavailableException}; an error reply from Redis (a bug, or
    * Redis out of memory) becomes {@link IllegalStateException}.
    *
    * @param what what the call does, for the message ("append an event")
    */
   <T> T call(String what, Supplier<T> command) {
+    // A store call is bounded by the timeout, not cut short by an interrupt: a cancelled handler
+    // still stores its last status and the events it sends, as with the in-memory stores.
+    boolean interrupted = Thread.interrupted();
     try {
       return command.get();
     } catch (RedisCommandExecutionException e) {
@@ -146,6 +150,10 @@ final class Redis implements AutoCloseable {
     } catch (RedisException e) {
       throw new RedisUnavailableException(
           "Redis is unavailable (could not " + what + "): " + e.getMessage(), e);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

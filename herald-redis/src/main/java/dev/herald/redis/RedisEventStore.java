@@ -265,6 +265,19 @@ final class RedisEventStore implements EventStore {
         () -> REMOVE_SESSION.integer(redis, keys, Redis.bytes(streamKeyPrefix(sessionId))));
   }
 
+  /**
+   * The highest sequence number appended to a stream (kept or not), or 0 if the store knows
+   * nothing of it: where a node that takes a stream over continues its numbering.
+   *
+   * @throws RedisUnavailableException if Redis did not answer within the timeout
+   */
+  long lastSeq(String sessionId, String streamId) {
+    String key = sessionKey(sessionId);
+    byte[] last =
+        redis.call("read a stream's last event", () -> redis.sync().hget(key, "l:" + streamId));
+    return last == null ? 0 : Long.parseLong(Redis.string(last));
+  }
+
   /** For tests: how long events are kept. */
   long maxAgeMillis() {
     return maxAgeMillis;

@@ -52,7 +52,7 @@ public final class RedisStores implements AutoCloseable {
   private final ClusterNode node;
   private final RedisEventStore eventStore;
   private final Builder settings;
-  private final List<AutoCloseable> taskStores = new CopyOnWriteArrayList<>();
+  private final List<RedisTaskStore> taskStores = new CopyOnWriteArrayList<>();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private RedisStores(Builder b) {
@@ -116,6 +116,7 @@ public final class RedisStores implements AutoCloseable {
             settings.maxTasks(),
             settings.clock(),
             scheduler);
+    taskStores.removeIf(RedisTaskStore::isClosed); // the servers closed them
     taskStores.add(s);
     return s;
   }
@@ -149,10 +150,10 @@ public final class RedisStores implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    for (AutoCloseable s : taskStores) {
+    for (RedisTaskStore s : taskStores) {
       try {
         s.close();
-      } catch (Exception e) {
+      } catch (RuntimeException e) {
         // closing: nothing to do about it
       }
     }

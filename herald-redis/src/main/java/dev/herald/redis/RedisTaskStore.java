@@ -169,6 +169,7 @@ final class RedisTaskStore implements TaskStore {
   private final int maxTasks;
   private final InstantSource clock;
   private final Cursors cursors;
+  private final byte[] cursorKey;
   private final TaskChanges changes;
   private final @Nullable ScheduledFuture<?> sweeping;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -195,7 +196,8 @@ final class RedisTaskStore implements TaskStore {
     this.maxActivePerOwner = maxActivePerOwner;
     this.maxTasks = maxTasks;
     this.clock = clock;
-    this.cursors = new Cursors(sharedCursorKey());
+    this.cursorKey = sharedCursorKey();
+    this.cursors = new Cursors(cursorKey);
     this.changes = new TaskChanges(redis, keys.channel());
     if (sweeper == null) {
       this.sweeping = null;
@@ -512,11 +514,18 @@ final class RedisTaskStore implements TaskStore {
     return c.get().changed();
   }
 
+  /**
+   * Sweeps, and puts the cursor key back if Redis lost it (a restart without persistence), so that
+   * nodes that start afterwards share this node's key instead of making their own.
+   */
   private void sweepQuietly() {
     if (closed.get()) {
       return;
     }
     try {
+      String key = keys.cursorKey();
+      redis.call(
+          "keep the cursor key", () -> redis.sync().set(key, cursorKey, SetArgs.Builder.nx()));
       sweep();
     } catch (RuntimeException e) {
       System.getLogger(RedisTaskStore.class.getName())
@@ -551,6 +560,10 @@ final class RedisTaskStore implements TaskStore {
       }
       changes.close();
     }
+  }
+
+  boolean isClosed() {
+    return closed.get();
   }
 
   private void open() {

@@ -60,6 +60,8 @@ class RedisEventStoreTest extends EventStoreContract {
       List<Long> seen = new ArrayList<>();
       assertThat(b.eventStore().replay("sess", "0", 31, (seq, m) -> seen.add(seq))).isTrue();
       assertThat(seen).containsExactly(32L, 34L, 36L, 38L, 40L);
+      assertThat(((RedisEventStore) b.eventStore()).lastSeq("sess", "0")).isEqualTo(40);
+      assertThat(((RedisEventStore) b.eventStore()).lastSeq("sess", "other")).isZero();
       b.eventStore().removeSession("sess");
       assertThat(replayed(a.eventStore(), "sess", "0", 0)).isEmpty();
     }
@@ -88,5 +90,18 @@ class RedisEventStoreTest extends EventStoreContract {
     eventually(() -> r.sync().exists(key) == 0, "the stream key expires with its last event");
     assertThat(s.replay("s1", "r1", 1, (seq, m) -> {})).isFalse();
     assertThat(s.replay("s1", "r1", 2, (seq, m) -> {})).isTrue();
+  }
+
+  @Test
+  void anInterruptedThreadStillAppendsAndKeepsItsInterrupt() {
+    EventStore s = store();
+    Thread.currentThread().interrupt();
+    try {
+      s.append("s1", "r1", 1, json("last words"));
+      assertThat(Thread.currentThread().isInterrupted()).isTrue();
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(replayed(s, "s1", "r1", 0)).containsExactly("1=last words");
   }
 }

@@ -2,6 +2,7 @@ package dev.herald.redis;
 
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.http.EventStore;
 import dev.herald.tasks.StoredTask;
@@ -68,6 +69,23 @@ class RedisOutageTest {
       }
     }
     return thrown;
+  }
+
+  @Test
+  void connectingWhereNoRedisListensFailsClearly() throws Exception {
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> connecting =
+          pool.submit(() ->
+              RedisStores.builder("redis://127.0.0.1:" + RedisProcess.freePort())
+                  .commandTimeout(Duration.ofSeconds(1))
+                  .build());
+      assertThatThrownBy(() -> connecting.get(120, TimeUnit.SECONDS)) // bounded: never hangs
+          .hasCauseInstanceOf(RedisUnavailableException.class)
+          .hasMessageContaining("cannot connect to Redis at 127.0.0.1");
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   @Test

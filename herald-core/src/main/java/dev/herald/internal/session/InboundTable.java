@@ -27,8 +27,10 @@ final class InboundTable {
   }
 
   private final int maxInFlight;
-  private final ConcurrentHashMap<RequestId, InboundCall> byId = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<ProgressToken, InboundCall> byToken = new ConcurrentHashMap<>();
+  // Sized small: a session has few requests in flight at once, and a table once allocated stays
+  // for the session's life (heap per idle session).
+  private final ConcurrentHashMap<RequestId, InboundCall> byId = new ConcurrentHashMap<>(2);
+  private final ConcurrentHashMap<ProgressToken, InboundCall> byToken = new ConcurrentHashMap<>(2);
 
   InboundTable(int maxInFlight) {
     this.maxInFlight = maxInFlight;

@@ -5,11 +5,13 @@ import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressReporter;
 import dev.herald.session.Scheduler;
 import dev.herald.session.Ticker;
+import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.McpMethods;
-import dev.herald.wire.ProgressNotificationParams;
+import dev.herald.wire.MessageCodec;
 import dev.herald.wire.ProgressToken;
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
@@ -34,7 +36,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ProgressEmitter implements ProgressReporter {
   private final ReentrantLock lock = new ReentrantLock();
   private final ProgressToken token;
-  private final Consumer<JsonRpcMessage.Notification> send;
+  private final Consumer<EncodedMessage> send;
   private volatile long intervalNanos;
   private final Ticker ticker;
   private final Scheduler scheduler;
@@ -44,7 +46,11 @@ public final class ProgressEmitter implements ProgressReporter {
   private boolean hasLast;
   private double last;
   private long lastPercent = -1;
-  private @Nullable ProgressNotificationParams pending;
+  // the pending value: no params record, tree or BigDecimal until it is sent
+  private boolean hasPending;
+  private double pendingProgress;
+  private @Nullable Double pendingTotal;
+  private @Nullable String pendingMessage;
   private boolean everSent;
   private long lastSentAt;
   private Scheduler.@Nullable Cancellable timer;
@@ -53,7 +59,7 @@ public final class ProgressEmitter implements ProgressReporter {
 
   public ProgressEmitter(
       ProgressToken token,
-      Consumer<JsonRpcMessage.Notification> send,
+      Consumer<EncodedMessage> send,
       Duration interval,
       Ticker ticker,
       Scheduler scheduler,
@@ -100,8 +106,10 @@ public final class ProgressEmitter implements ProgressReporter {
       last = progress;
       // the receiver keeps at most MessageSanitizer.MAX_LENGTH characters of plain text: send no
       // more
-      pending =
-          ProgressNotificationParams.of(token, progress, total, MessageSanitizer.sanitize(message));
+      hasPending = true;
+      pendingProgress = progress;
+      pendingTotal = total;
+      pendingMessage = message == null ? null : MessageSanitizer.sanitize(message);
       long now = ticker.nanos();
       if (!everSent || now - lastSentAt >= intervalNanos) {
         sendPendingLocked(now);
@@ -149,7 +157,7 @@ public final class ProgressEmitter implements ProgressReporter {
     lock.lock();
     try {
       timer = null;
-      if (!closed && pending != null) {
+      if (!closed && hasPending) {
         sendPendingLocked(ticker.nanos());
       }
     } finally {
@@ -158,31 +166,46 @@ public final class ProgressEmitter implements ProgressReporter {
   }
 
   private void sendPendingLocked(long now) {
-    ProgressNotificationParams p = pending;
-    pending = null;
+    boolean any = hasPending;
+    hasPending = false;
     everSent = true;
     lastSentAt = now;
-    if (p != null) {
+    if (any) {
       sent++;
-      send.accept(new JsonRpcMessage.Notification(McpMethods.PROGRESS, toParams(p)));
+      send.accept(encode(token, pendingProgress, pendingTotal, pendingMessage));
     }
   }
 
-  /** Builds the params tree directly: this is the hot path, so no reflection-based mapping. */
-  private static ObjectNode toParams(ProgressNotificationParams p) {
+  /**
+   * The notification, encoded once: straight to bytes when its text is plain ({@link
+   * MessageCodec#progress}), the message object made only if a transport asks for it; else
+   * through the params tree.
+   */
+  static EncodedMessage encode(
+      ProgressToken token, double progress, @Nullable Double total, @Nullable String message) {
+    byte[] bytes = MessageCodec.progress(token, progress, total, message);
+    if (bytes == null) {
+      return EncodedMessage.of(notification(token, progress, total, message));
+    }
+    return EncodedMessage.notification(bytes, () -> notification(token, progress, total, message));
+  }
+
+  /** Builds the params tree directly: no reflection-based mapping. */
+  static JsonRpcMessage.Notification notification(
+      ProgressToken token, double progress, @Nullable Double total, @Nullable String message) {
     ObjectNode o = McpJson.object();
-    switch (p.progressToken()) {
+    switch (token) {
       case ProgressToken.Text t -> o.put("progressToken", t.value());
       case ProgressToken.Number n -> o.put("progressToken", n.value());
     }
-    o.put("progress", p.progress());
-    if (p.total() != null) {
-      o.put("total", p.total());
+    o.put("progress", BigDecimal.valueOf(progress));
+    if (total != null) {
+      o.put("total", BigDecimal.valueOf(total));
     }
-    if (p.message() != null) {
-      o.put("message", p.message());
+    if (message != null) {
+      o.put("message", message);
     }
-    return o;
+    return new JsonRpcMessage.Notification(McpMethods.PROGRESS, o);
   }
 
   /** Flushes the pending value (before the response goes out) and refuses all later reports. */
@@ -196,7 +219,7 @@ public final class ProgressEmitter implements ProgressReporter {
         timer.cancel();
         timer = null;
       }
-      if (pending != null) {
+      if (hasPending) {
         try {
           sendPendingLocked(ticker.nanos());
         } catch (RuntimeException e) {
@@ -218,11 +241,12 @@ public final class ProgressEmitter implements ProgressReporter {
         timer.cancel();
         timer = null;
       }
-      if (pending != null && !closed) {
+      if (hasPending && !closed) {
         events.notificationDropped(
             EventListener.Family.PROGRESS, EventListener.DropReason.REQUEST_CANCELLED);
       }
-      pending = null;
+      hasPending = false;
+      pendingMessage = null;
       closed = true;
     } finally {
       lock.unlock();

@@ -71,8 +71,32 @@ public final class SessionEngine {
   private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
 
-  /** Work that outlives its request (tasks) and has not ended: ended with the session. */
-  private final java.util.Set<DetachedWork> detachedWorks = ConcurrentHashMap.newKeySet();
+  /**
+   * Work that outlives its request (tasks) and has not ended: ended with the session. Made on the
+   * first detached work (most sessions never have one): see {@link #detachedWorks()}.
+   */
+  private volatile java.util.@Nullable Set<DetachedWork> detachedWorks;
+
+  private static final java.lang.invoke.VarHandle DETACHED_WORKS;
+
+  static {
+    try {
+      DETACHED_WORKS =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(SessionEngine.class, "detachedWorks", java.util.Set.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private java.util.Set<DetachedWork> detachedWorks() {
+    java.util.Set<DetachedWork> s = detachedWorks;
+    if (s == null) {
+      DETACHED_WORKS.compareAndSet(this, null, ConcurrentHashMap.newKeySet());
+      s = java.util.Objects.requireNonNull(detachedWorks);
+    }
+    return s;
+  }
 
   private final AtomicLong nextId = new AtomicLong(1);
 
@@ -624,7 +648,7 @@ public final class SessionEngine {
     t.start();
   }
 
-  private void sendProgress(JsonRpcMessage.Notification progress, @Nullable RequestId relatedTo) {
+  private void sendProgress(EncodedMessage progress, @Nullable RequestId relatedTo) {
     try {
       transport.send(progress, relatedTo);
     } catch (RuntimeException e) {
@@ -699,7 +723,7 @@ public final class SessionEngine {
 
   /** A detached work is registered; ended at once if the session already closed. */
   void detached(DetachedWork work) {
-    detachedWorks.add(work);
+    detachedWorks().add(work);
     if (closed.get()) {
       work.sessionEnded();
     }
@@ -707,13 +731,17 @@ public final class SessionEngine {
 
   /** A detached work ended: its token is free again. */
   void releaseDetached(DetachedWork work, InboundCall call) {
-    detachedWorks.remove(work);
+    java.util.Set<DetachedWork> works = detachedWorks;
+    if (works != null) {
+      works.remove(work);
+    }
     inFlight.releaseToken(call);
   }
 
   /** Work detached from its request (tasks) that has not ended yet. */
   public int detachedCount() {
-    return detachedWorks.size();
+    java.util.Set<DetachedWork> works = detachedWorks;
+    return works == null ? 0 : works.size();
   }
 
   private void cancelChildren(RequestId parent, String reason) {
@@ -877,8 +905,11 @@ public final class SessionEngine {
         cancelInbound(call, "connection closed");
       }
     }
-    for (DetachedWork work : detachedWorks) {
-      work.sessionEnded();
+    java.util.Set<DetachedWork> works = detachedWorks;
+    if (works != null) {
+      for (DetachedWork work : works) {
+        work.sessionEnded();
+      }
     }
     try {
       transport.close();

@@ -318,7 +318,12 @@ class ProgressSenderTest {
     CountingEventListener events = new CountingEventListener();
     ProgressEmitter emitter =
         new ProgressEmitter(
-            ProgressToken.of("t"), out::add, Duration.ofMillis(100), clock, clock, events);
+            ProgressToken.of("t"),
+            e -> out.add((JsonRpcMessage.Notification) e.message()),
+            Duration.ofMillis(100),
+            clock,
+            clock,
+            events);
 
     assertThat(emitter.requested()).isTrue();
     assertThat(emitter.report(1)).isTrue();
@@ -344,7 +349,7 @@ class ProgressSenderTest {
     ProgressEmitter emitter =
         new ProgressEmitter(
             ProgressToken.of(1),
-            out::add,
+            e -> out.add((JsonRpcMessage.Notification) e.message()),
             Duration.ofMillis(100),
             clock,
             clock,
@@ -365,7 +370,12 @@ class ProgressSenderTest {
     ManualClock clock = new ManualClock();
     ProgressEmitter emitter =
         new ProgressEmitter(
-            ProgressToken.of("t"), out::add, Duration.ZERO, clock, clock, EventListener.NONE);
+            ProgressToken.of("t"),
+            e -> out.add((JsonRpcMessage.Notification) e.message()),
+            Duration.ZERO,
+            clock,
+            clock,
+            EventListener.NONE);
 
     assertThat(emitter.percent(Long.MAX_VALUE / 2, Long.MAX_VALUE, null)).isTrue();
     assertThat(emitter.percent(Long.MAX_VALUE, Long.MAX_VALUE, null)).isTrue();

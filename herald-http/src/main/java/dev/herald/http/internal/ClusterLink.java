@@ -261,13 +261,10 @@ final class ClusterLink {
   }
 
   void relayed(String sessionId, byte[] json) {
-    if (!(MessageCodec.decode(json) instanceof DecodedMessage.Valid v)) {
-      return;
-    }
     HttpSession s = endpoint.sessions.get(sessionId);
     if (s != null) {
       if (!s.isClosed()) {
-        s.standing().publish(v.message(), json);
+        s.standing().publish(json, false);
       }
       return;
     }
@@ -280,7 +277,7 @@ final class ClusterLink {
               HttpSession restored =
                   replica(sessionId, new ClusterSeam.SessionRecord(r.state(), nodeId()), "cluster");
               if (restored != null && !restored.isClosed()) {
-                restored.standing().publish(v.message(), json);
+                restored.standing().publish(json, false);
               }
             }));
   }

@@ -55,18 +55,18 @@ public final class HttpSession {
    * 18 random decimal digits (stream ids stay decimal: no {@code _}, which separates the stream
    * from the sequence number, and ASCII as {@link SseStream#eventHead} needs).
    */
-  private final String streamTag =
-      Long.toString(
-          100_000_000_000_000_000L
-              + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L));
+  private final long streamTag =
+      100_000_000_000_000_000L + Math.floorMod(Endpoint.randomLong(), 900_000_000_000_000_000L);
 
   private final Endpoint endpoint;
   private final EndpointConfig config;
   private final ReentrantLock inboundLock = new ReentrantLock();
-  private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>();
+  // Sized for the few requests a session has open at once (the default table of 16 stays
+  // allocated for the session's life once the first request used it: heap per idle session).
+  private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>(2);
 
   /** Guarded by its own monitor (short, non-blocking sections; no lock object per session). */
-  private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>();
+  private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>(4);
 
   private volatile long nextStream; // bumped through NEXT_STREAM
   private static final VarHandle NEXT_STREAM;
@@ -178,8 +178,9 @@ public final class HttpSession {
     return config.retryText;
   }
 
-  private long nextStreamId() {
-    return (long) NEXT_STREAM.getAndAdd(this, 1L) + 1;
+  /** A new stream id: the session's tag, then the stream's number. */
+  private String streamId() {
+    return Long.toString(streamTag) + ((long) NEXT_STREAM.getAndAdd(this, 1L) + 1);
   }
 
   void touch() {
@@ -203,7 +204,7 @@ public final class HttpSession {
    * @return false if the id is already in use by an open request of this session
    */
   boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
-    SseStream stream = new SseStream(this, streamTag + nextStreamId(), request.id(), held);
+    SseStream stream = new SseStream(this, streamId(), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
     }
@@ -277,26 +278,49 @@ public final class HttpSession {
     if (failedInit) {
       endpoint.forget(this); // no session outlives the answer that refuses it, nor holds a slot
     }
+    boolean response = message instanceof JsonRpcMessage.Response;
     if (key != null) {
       SseStream s = requests.get(key);
-      if (s != null && s.publish(message, json)) {
+      if (s != null && s.publish(json, response)) {
         if (failedInit) {
           Thread.ofVirtual().start(this::close);
         }
         return;
       }
     }
-    if (message instanceof JsonRpcMessage.Response) {
+    if (response) {
       LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
       return;
     }
+    toStanding(json);
+  }
+
+  /**
+   * As {@link #route(JsonRpcMessage, byte[], RequestId)} for a notification, without its message
+   * object (the progress hot path encodes straight to bytes and never builds one).
+   */
+  void routeNotification(byte[] json, @Nullable RequestId relatedTo) {
+    if (closed) {
+      throw new TransportException("session " + id + " is closed");
+    }
+    if (relatedTo != null) {
+      SseStream s = requests.get(relatedTo);
+      if (s != null && s.publish(json, false)) {
+        return;
+      }
+    }
+    toStanding(json);
+  }
+
+  /** An unsolicited message: the standing stream here, or relayed to the node that holds it. */
+  private void toStanding(byte[] json) {
     String home = homeNode;
     ClusterLink link = endpoint.cluster;
     if (home != null && link != null) {
       link.seam.relay(id, home, json); // the standing stream is on another node
       return;
     }
-    standing().publish(message, json);
+    standing().publish(json, false);
   }
 
   SseStream standing() {
@@ -307,7 +331,7 @@ public final class HttpSession {
     synchronized (streams) {
       s = standing;
       if (s == null) {
-        s = new SseStream(this, streamTag + nextStreamId());
+        s = new SseStream(this, streamId());
         streams.put(s.id, s);
         standing = s;
       }
@@ -491,7 +515,11 @@ public final class HttpSession {
     /** A notification encoded once for many sessions: routed with its shared bytes. */
     @Override
     public void send(EncodedMessage encoded, @Nullable RequestId relatedTo) {
-      route(encoded.message(), encoded.bytes(), relatedTo);
+      if (encoded.isNotification()) {
+        routeNotification(encoded.bytes(), relatedTo);
+      } else {
+        route(encoded.message(), encoded.bytes(), relatedTo);
+      }
     }
 
     /** The request was cancelled: end its stream and free its id (no response will come). */

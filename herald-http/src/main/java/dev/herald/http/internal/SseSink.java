@@ -3,7 +3,6 @@ package dev.herald.http.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -33,12 +32,46 @@ public final class SseSink implements Exchange.Done {
     void detached(SseSink sink, @Nullable Throwable cause);
   }
 
-  /** An SSE frame: {@code head}, then {@code json} and a blank line when {@code json} is set. */
+  /**
+   * An SSE frame: {@code head}, then {@code json} and a blank line when {@code json} is set. A
+   * {@code numbered} frame's head is its stream's shared {@code "id: <stream>_"}, and the
+   * writer adds the sequence number and {@code "\ndata: "} as it copies the frame into the batch,
+   * so an event allocates no head of its own.
+   */
   @SuppressWarnings("ArrayRecordComponent") // encoded once, queued, written; never compared
-  record Frame(long seq, byte[] head, byte @Nullable [] json) {
-    int size() {
-      return head.length + (json == null ? 0 : json.length + 2);
+  record Frame(long seq, byte[] head, byte @Nullable [] json, boolean numbered) {
+    Frame(long seq, byte[] head, byte @Nullable [] json) {
+      this(seq, head, json, false);
     }
+
+    int size() {
+      return head.length
+          + (numbered ? digits(seq) + DATA_FIELD.length : 0)
+          + (json == null ? 0 : json.length + 2);
+    }
+  }
+
+  private static final byte[] DATA_FIELD = {'\n', 'd', 'a', 't', 'a', ':', ' '};
+
+  static int digits(long v) {
+    int d = 1;
+    for (; v >= 10; v /= 10) {
+      d++;
+    }
+    return d;
+  }
+
+  /** Puts {@code seq} (not negative) in decimal, then {@code "\ndata: "}. */
+  static void putSeqAndData(ByteBuffer b, long seq) {
+    int n = digits(seq);
+    int p = b.position();
+    long v = seq;
+    for (int i = p + n - 1; i >= p; i--) {
+      b.put(i, (byte) ('0' + v % 10));
+      v /= 10;
+    }
+    b.position(p + n);
+    b.put(DATA_FIELD);
   }
 
   /** The write loop: idle, inside {@code write}, completed inside it, or waiting for completion. */
@@ -52,10 +85,23 @@ public final class SseSink implements Exchange.Done {
   private final Exchange exchange;
   private final int maxFrames;
   private final long maxBytes;
-  private final AtomicBoolean completed = new AtomicBoolean();
+  private volatile boolean completed; // set once through COMPLETED (no AtomicBoolean per sink)
+
+  private static final java.lang.invoke.VarHandle COMPLETED;
+
+  static {
+    try {
+      COMPLETED =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(SseSink.class, "completed", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
-  private final ArrayDeque<Frame> queue = new ArrayDeque<>();
+  private final ArrayDeque<Frame> queue = new ArrayDeque<>(2); // grows with a burst; idle, small
   private long queuedBytes;
   private boolean ending;
   private boolean lastWritten;
@@ -140,6 +186,32 @@ public final class SseSink implements Exchange.Done {
       return;
     }
     run();
+  }
+
+  /**
+   * As {@link #flush}, but an idle loop is started on a new virtual thread instead of the
+   * caller's: a producer that sends many messages in a row (a handler reporting progress) goes on
+   * queueing while the loop writes, so the loop finds several frames and writes them as one batch
+   * (one write and one flush for many events) instead of one write per message on the producer's
+   * thread. The cost is one thread hand-off per batch.
+   */
+  void flushSoon() {
+    lock.lock();
+    try {
+      if (!overflowed) {
+        if (loop != Loop.IDLE || closed) {
+          return; // the running loop will see what was queued
+        }
+        loop = Loop.CALLING;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (overflowed) {
+      flush(); // aborts
+    } else {
+      Thread.ofVirtual().start(this::run);
+    }
   }
 
   /** Aborts the response now; queued frames are dropped. */
@@ -255,6 +327,9 @@ public final class SseSink implements Exchange.Done {
     ByteBuffer batch = ByteBuffer.allocate((int) queuedBytes);
     for (Frame f; (f = queue.pollFirst()) != null; ) {
       batch.put(f.head());
+      if (f.numbered()) {
+        putSeqAndData(batch, f.seq());
+      }
       if (f.json() != null) {
         batch.put(f.json()).put(EVENT_END);
       }
@@ -289,7 +364,7 @@ public final class SseSink implements Exchange.Done {
   }
 
   private void abort(Throwable cause) {
-    if (!completed.get()) {
+    if (!completed) {
       finish(cause);
       exchange.abort(cause); // a write stuck on a reader that never reads fails with it
     }
@@ -306,7 +381,7 @@ public final class SseSink implements Exchange.Done {
     } finally {
       lock.unlock();
     }
-    if (!completed.compareAndSet(false, true)) {
+    if (!COMPLETED.compareAndSet(this, false, true)) {
       return;
     }
     if (l != null) {

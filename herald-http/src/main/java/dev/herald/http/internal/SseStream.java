@@ -1,7 +1,6 @@
 package dev.herald.http.internal;
 
 import dev.herald.session.EventListener;
-import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -42,6 +41,9 @@ public final class SseStream implements SseSink.Listener {
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
+
+  /** {@code "id: <id>_"}, made on the first event (touched under {@link #lock}). */
+  private byte @Nullable [] idPrefix;
 
   /** Ended by the request's cancellation: it will never carry a response. */
   private volatile boolean cancelled;
@@ -90,10 +92,12 @@ public final class SseStream implements SseSink.Listener {
   /**
    * Sends one message on this stream.
    *
+   * @param response whether the message is the response to this stream's request (it ends the
+   *     stream); the caller looked the stream up by that response's id
    * @return false if the stream can no longer carry it (ended or orphaned); the caller routes it
    *     elsewhere
    */
-  boolean publish(JsonRpcMessage message, byte[] json) {
+  boolean publish(byte[] json, boolean response) {
     Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
@@ -103,8 +107,7 @@ public final class SseStream implements SseSink.Listener {
       if (ended) {
         return false;
       }
-      isFinal =
-          request != null && message instanceof JsonRpcMessage.Response r && request.equals(r.id());
+      isFinal = request != null && response;
       if (!upgraded) {
         if (held == null) {
           ended = true;
@@ -120,7 +123,7 @@ public final class SseStream implements SseSink.Listener {
       if (answer == null && !orphaned) {
         long s = ++seq;
         session.store().append(session.id, id, s, json);
-        flush = offerLocked(new SseSink.Frame(s, head(s), json));
+        flush = offerLocked(event(s, json));
         if (isFinal) {
           ended = true;
           if (sink != null) {
@@ -141,7 +144,11 @@ public final class SseStream implements SseSink.Listener {
       session.requestEnded(this, answer == null);
     }
     if (flush != null) {
-      flush.flush();
+      if (isFinal || request == null) {
+        flush.flush(); // the answer, and the standing stream's (a fan-out): on this thread
+      } else {
+        flush.flushSoon(); // more of the request's messages are likely to follow: batch them
+      }
     }
     if (answer != null) {
       HttpExchanges.json(answer, 200, json, session.headerValue());
@@ -178,7 +185,7 @@ public final class SseStream implements SseSink.Listener {
                   from,
                   (s, json) -> {
                     if (s <= upTo) {
-                      replay.add(new SseSink.Frame(s, head(s), json));
+                      replay.add(event(s, json));
                     }
                   });
       if (!complete && !fresh) {
@@ -402,37 +409,27 @@ public final class SseStream implements SseSink.Listener {
         null);
   }
 
-  private byte[] head(long s) {
-    return eventHead(id, s);
+  /** Event {@code s} of this stream: its head is written with the batch (no array per event). */
+  private SseSink.Frame event(long s, byte[] json) {
+    byte[] prefix = idPrefix;
+    if (prefix == null) {
+      prefix = idPrefix(id);
+      idPrefix = prefix; // made once, on this stream's first event (an idle stream has none)
+    }
+    return new SseSink.Frame(s, prefix, json, true);
   }
 
-  private static final byte[] ID_FIELD = {'i', 'd', ':', ' '};
-  private static final byte[] DATA_FIELD = {'\n', 'd', 'a', 't', 'a', ':', ' '};
+  /** {@code "id: <streamId>_"} as ASCII. Stream ids are decimal numbers, so ASCII. */
+  static byte[] idPrefix(String streamId) {
+    return HttpExchanges.ascii("id: " + streamId + "_");
+  }
 
-  /**
-   * {@code "id: <streamId>_<seq>\ndata: "} as ASCII, written straight into one array of the exact
-   * size (no string building per event). Stream ids are decimal numbers, so ASCII.
-   */
+  /** {@code "id: <streamId>_<seq>\ndata: "} as ASCII: what the writer puts before an event. */
   static byte[] eventHead(String streamId, long seq) {
-    int digits = 1;
-    for (long v = seq; v >= 10; v /= 10) {
-      digits++;
-    }
-    int n = streamId.length();
-    byte[] b = new byte[ID_FIELD.length + n + 1 + digits + DATA_FIELD.length];
-    System.arraycopy(ID_FIELD, 0, b, 0, ID_FIELD.length);
-    int p = ID_FIELD.length;
-    for (int i = 0; i < n; i++) {
-      b[p++] = (byte) streamId.charAt(i);
-    }
-    b[p++] = '_';
-    long v = seq;
-    for (int i = p + digits - 1; i >= p; i--) {
-      b[i] = (byte) ('0' + v % 10);
-      v /= 10;
-    }
-    p += digits;
-    System.arraycopy(DATA_FIELD, 0, b, p, DATA_FIELD.length);
-    return b;
+    SseSink.Frame f = new SseSink.Frame(seq, idPrefix(streamId), null, true);
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(f.size());
+    b.put(f.head());
+    SseSink.putSeqAndData(b, seq);
+    return b.array();
   }
 }
