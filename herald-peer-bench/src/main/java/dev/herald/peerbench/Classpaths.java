@@ -50,7 +50,7 @@ final class Classpaths {
 
   String forRole(String role) {
     return switch (role) {
-      case "herald" ->
+      case "herald", "herald-jetty" ->
           join(
               lib(n ->
                   !n.startsWith("mcp-")

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A child JVM holding one MCP client under test, Herald's {@code McpClient} or the official Java
- * SDK 2.1.0's {@code McpSyncClient}, each on its own class path, against a server another child
+ * A child JVM holding one MCP client under test, Herald's {@code McpClient} ({@code herald}: on
+ * the JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client) or the official Java
+ * SDK 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another child
  * runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
  * OperatingSystemMXBean.getProcessCpuTime}), read around the measured part only.
  *
@@ -41,7 +42,8 @@ public final class ClientMain {
 
   static Client connect(String kind, String uri) throws Exception {
     return switch (kind) {
-      case "herald" -> HeraldClient.connect(uri);
+      case "herald" -> HeraldClient.connect(uri, false);
+      case "herald-jetty" -> HeraldClient.connect(uri, true);
       case "sdk" -> SdkClient.connect(uri);
       default -> throw new IllegalArgumentException("unknown client " + kind);
     };

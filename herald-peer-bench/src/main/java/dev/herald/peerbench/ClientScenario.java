@@ -13,9 +13,12 @@ import java.util.Locale;
  * same JVM and configuration), then {@code client-s} seconds counted: calls per second and the
  * client's own process CPU per call. Then progress: {@code client-progress-rounds} calls of {@code
  * progress} with {@code client-progress-count} notifications each (the first half warm-up):
- * notifications received per second and client CPU per notification.
+ * notifications received per second and client CPU per notification. Herald's calls are
+ * measured twice: on its default transport (the JDK {@code HttpClient}) and on
+ * herald-jetty-client's (Jetty's HTTP client), in rows of their own with the SDK as the peer.
  */
 final class ClientScenario {
+  private static final String JETTY = "herald-jetty";
   private final Bench b;
 
   ClientScenario(Bench b) {
@@ -50,8 +53,8 @@ final class ClientScenario {
     try (Child server =
         Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
       String uri = "http://127.0.0.1:" + server.port + "/mcp";
-      for (String kind : List.of(Report.HERALD, Report.SDK)) {
-        if (!b.options.target(kind)) {
+      for (String kind : List.of(Report.HERALD, JETTY, Report.SDK)) {
+        if (!b.options.target(kind.equals(JETTY) ? Report.HERALD : kind)) {
           continue;
         }
         for (String mode : List.of("own", "shared")) {
@@ -68,8 +71,17 @@ final class ClientScenario {
                     b.options.get("client-s"));
             double rate = r[0] * 1e9 / r[1];
             double cpu = r[2] / 1e3 / r[0];
-            b.report.put("client." + mode + ".rate", kind, rate);
-            b.report.put("client." + mode + ".cpu", kind, cpu);
+            if (kind.equals(JETTY)) {
+              b.report.put("client." + mode + ".jetty.rate", Report.HERALD, rate);
+              b.report.put("client." + mode + ".jetty.cpu", Report.HERALD, cpu);
+            } else {
+              b.report.put("client." + mode + ".rate", kind, rate);
+              b.report.put("client." + mode + ".cpu", kind, cpu);
+            }
+            if (kind.equals(Report.SDK)) { // the peer of the Jetty transport's rows too
+              b.report.put("client." + mode + ".jetty.rate", kind, rate);
+              b.report.put("client." + mode + ".jetty.cpu", kind, cpu);
+            }
             b.log(
                 "[client] %-6s %-6s %,10.0f calls/s  %.1f us client CPU/call (%d calls)",
                 kind, mode, rate, cpu, r[0]);
@@ -77,6 +89,9 @@ final class ClientScenario {
             b.report.note("client " + mode + ", " + Bench.column(kind) + ": " + Bench.reason(e));
             b.log("[client] %s %s failed: %s", kind, mode, Bench.reason(e));
           }
+        }
+        if (kind.equals(JETTY)) {
+          continue; // progress is measured on the default transport
         }
         try {
           int count = b.options.integer("client-progress-count");
@@ -119,6 +134,7 @@ final class ClientScenario {
   /** Runs a {@link ClientMain} and returns the three numbers of its RESULT line. */
   private long[] child(String kind, long deadline, String... args) throws Exception {
     List<String> cmd = Child.jvm(b.options.get("child-heap"));
+    // kind is herald, herald-jetty (Herald's class path) or sdk
     cmd.addAll(List.of("-cp", b.classpaths.forRole(kind), ClientMain.class.getName(), kind));
     cmd.addAll(List.of(args));
     cmd.add(Long.toString(Child.secondsLeft(deadline)));

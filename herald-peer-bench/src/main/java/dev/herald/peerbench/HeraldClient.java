@@ -2,6 +2,7 @@ package dev.herald.peerbench;
 
 import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
+import dev.herald.jetty.client.JettyStreamableHttpClientTransport;
 import dev.herald.session.CallOptions;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -11,7 +12,12 @@ import java.util.concurrent.atomic.LongAdder;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Herald's {@link McpClient} over its Streamable HTTP transport, handshake era (2025-11-25). */
+/**
+ * Herald's {@link McpClient}, handshake era (2025-11-25), over its Streamable HTTP transport on
+ * the JDK {@code HttpClient} ({@link StreamableHttpClientTransport}) or, for {@code herald-jetty},
+ * over herald-jetty-client's transport on Jetty's HTTP client ({@link
+ * JettyStreamableHttpClientTransport}).
+ */
 final class HeraldClient implements ClientMain.Client {
   private final McpClient client;
 
@@ -19,12 +25,15 @@ final class HeraldClient implements ClientMain.Client {
     this.client = client;
   }
 
-  static HeraldClient connect(String uri) throws Exception {
+  static HeraldClient connect(String uri, boolean jetty) throws Exception {
     return new HeraldClient(
         McpClient.builder()
             .info("peer-bench", "1")
             .eras(EraPreference.HANDSHAKE_ONLY)
-            .connect(StreamableHttpClientTransport.builder().uri(URI.create(uri)).build()));
+            .connect(
+                jetty
+                    ? JettyStreamableHttpClientTransport.builder().uri(URI.create(uri)).build()
+                    : StreamableHttpClientTransport.builder().uri(URI.create(uri)).build()));
   }
 
   @Override
