@@ -219,6 +219,13 @@ class RedisClusterTest {
                 "{'jsonrpc':'2.0','id':1,'method':'logging/setLevel','params':{'level':'warning'}}");
     assertThat(set.statusCode()).isEqualTo(200);
     RawHttpClient.body(set);
+    // Recorded before the answer; the copies already on other nodes follow through pub/sub, just
+    // after (docs/scale-out.md, "Status"): n0 (which made it) and n2 hold one.
+    eventually(
+        () ->
+            n(0).mcp.sessions().stream().allMatch(s -> s.logLevel() == LoggingLevel.WARNING)
+                && n(2).mcp.sessions().stream().allMatch(s -> s.logLevel() == LoggingLevel.WARNING),
+        "the copies of the quiet session follow its level");
     for (int i = 0; i < 3; i++) {
       String q = RawHttpClient.body(n(i).client(quiet).call(2 + i, "levels", null));
       assertThat(q).contains("\"data\":\"warning\"").doesNotContain("\"data\":\"info\"");

@@ -204,6 +204,18 @@ final class ClusterLink {
     boolean home = record.homeNode().equals(nodeId());
     s.homeNode(home ? null : record.homeNode());
     s.connectReplica(record.state(), home);
+    // A change recorded by another node while this copy was being made was told to the nodes
+    // holding a copy, not yet to this one: read the state once more now that it is registered,
+    // before the copy serves anything (so the read cannot undo a change made here).
+    try {
+      seam.lookup(id)
+          .get(LOOKUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+          .ifPresent(r -> refreshed(id, r.state(), null));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.log(Level.DEBUG, "[{0}] second directory read failed: {1}", id, e.toString());
+    }
     return s;
   }
 

@@ -147,12 +147,23 @@ final class Requests {
       }
     } else {
       ClusterLink link = endpoint.cluster;
-      if (link == null || !link.forwardedElsewhere(session, message)) {
+      if (link == null) {
         session.deliver(new DecodedMessage.Valid(message));
-      } else {
-        session.touch();
+        HttpExchanges.empty(ex, 202, session.id);
+        return;
       }
-      HttpExchanges.empty(ex, 202, session.id);
+      // In a cluster, on a virtual thread: a state change it makes (notifications/initialized)
+      // is recorded before the 202, so the client's next request, on any node, sees it.
+      Thread.ofVirtual()
+          .name("herald-cluster-notification")
+          .start(() -> {
+            if (!link.forwardedElsewhere(session, message)) {
+              session.deliver(new DecodedMessage.Valid(message));
+            } else {
+              session.touch();
+            }
+            HttpExchanges.empty(ex, 202, session.id);
+          });
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
+import dev.herald.client.ToolCallHandle;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.testing.HeraldJar;
@@ -282,6 +283,52 @@ class ClusterBehindHaproxyIT {
       eventually(WAIT, () -> chattyLogs.size() == 6, "the chatty session's info logs");
       eventually(WAIT, () -> quietLogs.size() == 3, "the quiet session's warnings");
       assertThat(quietLogs).allMatch(m -> m.level() == LoggingLevel.WARNING);
+    }
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 1) // near the end: it restarts Redis
+  void aRedisRestartMidRunHangsNothingAndTheClusterServesAgain() throws Exception {
+    try (McpClient client = client()) {
+      ToolCallHandle inFlight =
+          client.callToolAsync(
+              "slow",
+              McpJson.object().put("steps", 20).put("delayMs", 100),
+              CallOptions.defaults());
+      redis.stop();
+      try {
+        // The call needs no Redis (it runs where it landed): it completes, or fails; never hangs.
+        CallToolResult r = inFlight.result().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(r.firstText()).isEqualTo("completed 20 steps");
+      } catch (java.util.concurrent.ExecutionException e) {
+        // an error is an acceptable end too
+      }
+      redis.restart(); // empty: the nodes record their sessions again
+      eventually(
+          WAIT,
+          () -> {
+            try {
+              RawHttpClient fresh = new RawHttpClient(balancer);
+              fresh.initialize();
+              for (int i = 0; i < 3; i++) {
+                HttpResponse<Stream<String>> r =
+                    fresh.post(
+                        "{'jsonrpc':'2.0','id':"
+                            + (300 + i)
+                            + ",'method':'tools/call','params':{'name':'echo','arguments':{'text':'back'}}}");
+                if (r.statusCode() != 200 || !RawHttpClient.body(r).contains("back")) {
+                  return false;
+                }
+              }
+              return client
+                  .callTool("echo", McpJson.object().put("text", "old"))
+                  .firstText()
+                  .equals("old");
+            } catch (Exception | AssertionError e) {
+              return false;
+            }
+          },
+          "the cluster serves new and old sessions again after Redis returned");
     }
   }
 
