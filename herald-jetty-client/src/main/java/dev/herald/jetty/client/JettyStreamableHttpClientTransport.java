@@ -262,8 +262,13 @@ public final class JettyStreamableHttpClientTransport implements Transport {
 
   /** Opens an event stream with {@code GET}: the standing stream, or a resumption. */
   void get(Exchange exchange) {
-    open.add(exchange.request());
-    exchange.request().send(exchange);
+    Request r = exchange.request();
+    open.add(r);
+    if (closed.get()) {
+      open.remove(r); // closed meanwhile: abortAll may have run before this request was added
+      return;
+    }
+    r.send(exchange);
   }
 
   // ---------------------------------------------------------------- shared with the exchanges

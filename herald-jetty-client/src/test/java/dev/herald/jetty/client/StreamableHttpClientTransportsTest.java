@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * session ({@link SessionExpiredException}), {@code DELETE} on close, bounded answers and an
  * unreachable server.
  */
-@Timeout(60)
+@Timeout(120) // generous: the first test also starts Jetty and warms up on a busy machine
 class StreamableHttpClientTransportsTest {
   private McpHttpServer http;
   private McpServer server;
