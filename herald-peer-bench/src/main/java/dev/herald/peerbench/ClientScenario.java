@@ -34,12 +34,17 @@ final class ClientScenario {
         0,
         false);
     b.report.row("client.own.cpu", "  the same: client CPU per call, µs", 1, true);
+    String jetty = "  Herald on herald-jetty-client (Jetty's HTTP client): ";
+    b.report.row("client.own.jetty.rate", jetty + "calls/s", 0, false);
+    b.report.row("client.own.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.shared.rate",
         "client calls/s, " + threads + " threads on one shared client" + against,
         0,
         false);
     b.report.row("client.shared.cpu", "  the same: client CPU per call, µs", 1, true);
+    b.report.row("client.shared.jetty.rate", jetty + "calls/s", 0, false);
+    b.report.row("client.shared.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.progress.rate",
         String.format(
