@@ -3,6 +3,7 @@ package dev.herald.http.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -100,6 +101,10 @@ public final class SseSink implements Exchange.Done {
   }
 
   private final ReentrantLock lock = new ReentrantLock();
+
+  /** Signalled when the write loop takes the queue, or the sink closes ({@link #awaitRoom}). */
+  private final Condition drained = lock.newCondition();
+
   // guarded by lock
   private final ArrayDeque<Frame> queue = new ArrayDeque<>(2); // grows with a burst; idle, small
   private long queuedBytes;
@@ -186,6 +191,31 @@ public final class SseSink implements Exchange.Done {
       return;
     }
     run();
+  }
+
+  /**
+   * Back-pressure for a producer that may wait (a request's handler reporting progress): while the
+   * queue is past half of either bound and a write is under way, waits until the write loop takes
+   * the queue, at most {@code maxNanos}. A reader that keeps up thus slows a fast producer down
+   * instead of being cut off as too slow; one that does not read is still cut off, by the next
+   * offer that overflows once the wait ran out. Call without holding other locks.
+   */
+  void awaitRoom(long maxNanos) {
+    lock.lock();
+    try {
+      long left = maxNanos;
+      while (!closed
+          && !overflowed
+          && loop != Loop.IDLE
+          && (queue.size() >= maxFrames / 2 || queuedBytes >= maxBytes / 2)
+          && left > 0) {
+        left = drained.awaitNanos(left);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // a cancelled handler: its caller sees the flag
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -338,6 +368,7 @@ public final class SseSink implements Exchange.Done {
       }
     }
     queuedBytes = 0;
+    drained.signalAll();
     return batch.flip();
   }
 
@@ -377,6 +408,7 @@ public final class SseSink implements Exchange.Done {
       closed = true;
       queue.clear();
       queuedBytes = 0;
+      drained.signalAll();
       l = listener;
     } finally {
       lock.unlock();

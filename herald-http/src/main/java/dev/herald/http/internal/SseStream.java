@@ -5,6 +5,7 @@ import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -33,6 +34,13 @@ public final class SseStream implements SseSink.Listener {
   private final HttpSession session;
   final String id;
   final @Nullable RequestId request;
+
+  /**
+   * How long a request's producer waits for its stream's queue to drain before an offer may
+   * overflow it ({@link SseSink#awaitRoom}).
+   */
+  private static final long ROOM_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
   private final ReentrantLock lock = new ReentrantLock();
   // guarded by lock
   private long seq;
@@ -98,6 +106,12 @@ public final class SseStream implements SseSink.Listener {
    *     elsewhere
    */
   boolean publish(byte[] json, boolean response) {
+    if (request != null && !response) {
+      SseSink attached = sink();
+      if (attached != null) {
+        attached.awaitRoom(ROOM_WAIT_NANOS); // a handler outrunning a reader that keeps up
+      }
+    }
     Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
