@@ -1,14 +1,6 @@
 package dev.herald.client;
 
-import dev.herald.internal.session.MethodRow;
-import dev.herald.wire.CancelledNotificationParams;
 import dev.herald.wire.ParamsFuzz;
-import dev.herald.wire.ProgressNotificationParams;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
-import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -21,21 +13,9 @@ import tools.jackson.databind.node.ObjectNode;
  * protocol's terms or a value that reads back the same, never another failure.
  */
 class ClientParamsFuzzTest {
-  static List<Class<?>> types() {
-    Set<Class<?>> types = new LinkedHashSet<>();
-    for (MethodRow<?, ?, ?> row : ClientMethods.ROWS) {
-      if (row.paramsType() != Void.class) {
-        types.add(row.paramsType());
-      }
-    }
-    types.add(CancelledNotificationParams.class);
-    types.add(ProgressNotificationParams.class);
-    return new ArrayList<>(types);
-  }
-
   @Provide
   Arbitrary<Class<?>> paramsTypes() {
-    return Arbitraries.of(types());
+    return ParamsFuzz.paramsTypes(ClientMethods.ROWS);
   }
 
   @Provide

@@ -3,8 +3,12 @@ package dev.herald.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.herald.internal.session.MethodRow;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import tools.jackson.databind.JsonNode;
@@ -18,6 +22,22 @@ import tools.jackson.databind.node.ObjectNode;
 @SuppressWarnings("exports") // test-only helpers, shared by the fuzzers of every package
 public final class ParamsFuzz {
   private ParamsFuzz() {}
+
+  /**
+   * Every params type of a role's method table, and the engine's cancellation and progress
+   * notifications, which every role reads.
+   */
+  public static Arbitrary<Class<?>> paramsTypes(List<? extends MethodRow<?, ?, ?>> rows) {
+    Set<Class<?>> types = new LinkedHashSet<>();
+    for (MethodRow<?, ?, ?> row : rows) {
+      if (row.paramsType() != Void.class) {
+        types.add(row.paramsType());
+      }
+    }
+    types.add(CancelledNotificationParams.class);
+    types.add(ProgressNotificationParams.class);
+    return Arbitraries.of(new ArrayList<>(types));
+  }
 
   /** Random objects, valid params of the known shapes, and their mutations (re-parsed). */
   public static Arbitrary<ObjectNode> params() {
