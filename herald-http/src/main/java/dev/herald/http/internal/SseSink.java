@@ -113,6 +113,14 @@ public final class SseSink implements Exchange.Done {
   private long writtenSeq = -1;
   private boolean closed;
   private boolean overflowed;
+
+  /**
+   * Whether the queue is past half of either bound (set by {@link #enqueue}, cleared when the
+   * write loop takes the queue): read without the lock, so a producer asks {@link #awaitRoom}
+   * only when there is something to wait for.
+   */
+  private volatile boolean crowded;
+
   private Loop loop = Loop.IDLE;
   private @Nullable Listener listener;
   private volatile long lastWriteNanos;
@@ -155,6 +163,9 @@ public final class SseSink implements Exchange.Done {
       }
       queue.addLast(frame);
       queuedBytes += frame.size();
+      if (!crowded && (queue.size() >= maxFrames / 2 || queuedBytes >= maxBytes / 2)) {
+        crowded = true;
+      }
       return true;
     } finally {
       lock.unlock();
@@ -193,6 +204,11 @@ public final class SseSink implements Exchange.Done {
     run();
   }
 
+  /** Whether the queue is past half of either bound; see {@link #awaitRoom}. */
+  boolean crowded() {
+    return crowded;
+  }
+
   /**
    * Back-pressure for a producer that may wait (a request's handler reporting progress): while the
    * queue is past half of either bound and a write is under way, waits until the write loop takes
@@ -204,11 +220,7 @@ public final class SseSink implements Exchange.Done {
     lock.lock();
     try {
       long left = maxNanos;
-      while (!closed
-          && !overflowed
-          && loop != Loop.IDLE
-          && (queue.size() >= maxFrames / 2 || queuedBytes >= maxBytes / 2)
-          && left > 0) {
+      while (crowded && !closed && !overflowed && loop != Loop.IDLE && left > 0) {
         left = drained.awaitNanos(left);
       }
     } catch (InterruptedException e) {
@@ -368,6 +380,7 @@ public final class SseSink implements Exchange.Done {
       }
     }
     queuedBytes = 0;
+    crowded = false;
     drained.signalAll();
     return batch.flip();
   }
@@ -408,6 +421,7 @@ public final class SseSink implements Exchange.Done {
       closed = true;
       queue.clear();
       queuedBytes = 0;
+      crowded = false;
       drained.signalAll();
       l = listener;
     } finally {

@@ -106,12 +106,6 @@ public final class SseStream implements SseSink.Listener {
    *     elsewhere
    */
   boolean publish(byte[] json, boolean response) {
-    if (request != null && !response) {
-      SseSink attached = sink();
-      if (attached != null) {
-        attached.awaitRoom(ROOM_WAIT_NANOS); // a handler outrunning a reader that keeps up
-      }
-    }
     Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
@@ -162,6 +156,9 @@ public final class SseStream implements SseSink.Listener {
         flush.flush(); // the answer, and the standing stream's (a fan-out): on this thread
       } else {
         flush.flushSoon(); // more of the request's messages are likely to follow: batch them
+        if (flush.crowded()) {
+          flush.awaitRoom(ROOM_WAIT_NANOS); // a handler outrunning a reader that keeps up
+        }
       }
     }
     if (answer != null) {
