@@ -4,10 +4,6 @@ import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The child JVM of {@link CallsHarness}: Herald's demo-style server with one {@code echo} tool, on
@@ -41,25 +37,6 @@ final class CallsServer {
                 call -> CallToolResult.text(call.arguments().path("text").asString("")))
             .build();
     McpHttpServer http = McpHttpServer.builder().server(mcp).build().start();
-    PrintStream out = System.out;
-    out.println("PORT " + http.port());
-    out.flush();
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    for (String line; (line = in.readLine()) != null; ) {
-      switch (line.trim()) {
-        case "cpu" -> out.println("CPU " + FanoutServer.processCpu());
-        case "quit" -> {
-          http.close();
-          out.println("BYE");
-          out.flush();
-          System.exit(0);
-        }
-        default -> out.println("ERROR unknown command " + line);
-      }
-      out.flush();
-    }
-    http.close();
-    System.exit(0);
+    ChildServer.serve(http);
   }
 }

@@ -9,7 +9,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.io.Writer;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -270,25 +269,6 @@ public final class ProgressHarness {
     // behind by more than the default 1,024 events, which would end the stream (slow reader).
     McpHttpServer http =
         McpHttpServer.builder().server(mcp).streamQueueLimit(20_000, 64L << 20).build().start();
-    PrintStream out = System.out;
-    out.println("PORT " + http.port());
-    out.flush();
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    for (String line; (line = in.readLine()) != null; ) {
-      switch (line.trim()) {
-        case "cpu" -> out.println("CPU " + FanoutServer.processCpu());
-        case "quit" -> {
-          http.close();
-          out.println("BYE");
-          out.flush();
-          System.exit(0);
-        }
-        default -> out.println("ERROR unknown command " + line);
-      }
-      out.flush();
-    }
-    http.close();
-    System.exit(0);
+    ChildServer.serve(http);
   }
 }
