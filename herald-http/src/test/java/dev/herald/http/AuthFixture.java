@@ -120,7 +120,7 @@ final class AuthFixture implements AutoCloseable {
                 Tool.builder("ask_name").build(),
                 call -> {
                   ElicitResult r = call.context().elicit(ElicitParams.form("Your name?", named));
-                  return CallToolResult.text("Hello, " + r.content().get("name"));
+                  return CallToolResult.text("Hello, " + r.content().get("name").asString());
                 })
             .tool(
                 Tool.builder("task_tool").taskSupport(TaskSupport.OPTIONAL).build(),
