@@ -142,8 +142,9 @@ final class EntryScopes {
   /**
    * The scopes a request for {@code method} with {@code params} needs: those of the tool ({@code
    * tools/call}), the prompt ({@code prompts/get}) or the resource or template a uri resolves to
-   * ({@code resources/read}, {@code resources/subscribe}, through {@code resolve}); empty for
-   * every other request, and for a name that no declaration covers.
+   * ({@code resources/read}, {@code resources/subscribe}, through {@code resolve}), or of the
+   * prompt or template a {@code completion/complete} completes; empty for every other request,
+   * and for a name that no declaration covers.
    */
   Set<String> required(
       String method,
@@ -159,6 +160,23 @@ final class EntryScopes {
           resources.isEmpty()
               ? Set.of()
               : text(params, "uri").flatMap(resolve).map(r -> resource(r.key())).orElse(Set.of());
+      case McpMethods.COMPLETION_COMPLETE -> completion(params.get("ref"));
+      default -> Set.of();
+    };
+  }
+
+  /**
+   * A completion of a prompt's arguments or a template's variables needs what the prompt or the
+   * template needs: its suggestions can reveal what the entry holds.
+   */
+  private Set<String> completion(@Nullable JsonNode ref) {
+    if (ref == null || !ref.isObject()) {
+      return Set.of();
+    }
+    String type = text(ref, "type").orElse("");
+    return switch (type) {
+      case "ref/prompt" -> text(ref, "name").map(this::prompt).orElse(Set.of());
+      case "ref/resource" -> text(ref, "uri").map(this::resource).orElse(Set.of());
       default -> Set.of();
     };
   }

@@ -366,7 +366,7 @@ public final class McpServer {
    * Builder#resourceScopes} and {@link Builder#promptScopes} declared them: those of the tool a
    * {@code tools/call} names, of the prompt a {@code prompts/get} names, or of the resource or
    * template the uri of a {@code resources/read} or {@code resources/subscribe} resolves to in the
-   * server's catalog; empty for every other request. An HTTP endpoint with authorization asks it
+   * server's catalog, or of the prompt or template a {@code completion/complete} completes; empty for every other request. An HTTP endpoint with authorization asks it
    * before a request reaches a session, to answer {@code 403 insufficient_scope} (MCP
    * 2025-11-25 basic/authorization, "Scope Challenge Handling"); the method table asks it again
    * before the handler runs.

@@ -18,8 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
  * see every request, including ones for methods the receiver does not offer, ones from the wrong
  * protocol era and ones that a capability gate will refuse. After the last user interceptor, the
  * request goes through Herald's gates (method and era, lifecycle, declared capability, as the
- * MCP specification's "Lifecycle" and "Capability Negotiation" sections require) and then the
- * method's handler. One check comes before every interceptor: the era of the request. On a
+ * MCP specification's "Lifecycle" and "Capability Negotiation" sections require; then, on a
+ * server, authorization: the scopes a tool, resource or prompt requires of the request's {@link
+ * Chain#principal() principal}) and then the method's handler. One check comes before every interceptor: the era of the request. On a
  * server, a stateless (2026-07-28) request whose {@code _meta} is missing a required field or
  * names a version the server does not serve is answered (-32602, -32022) before any interceptor
  * runs; what reaches the interceptors has a known era ({@link Chain#protocolVersion()}). The

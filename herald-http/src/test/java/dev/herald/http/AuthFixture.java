@@ -143,6 +143,8 @@ final class AuthFixture implements AutoCloseable {
                 Prompt.of("admin_prompt", null, List.of()),
                 get -> GetPromptResult.of(null, List.of(PromptMessage.user("admin"))))
             .promptScopes("admin_prompt", "admin")
+            .completion(
+                dev.herald.wire.PromptReference.of("admin_prompt"), request -> List.of("secret"))
             .build();
     http =
         McpHttpServer.builder()

@@ -53,7 +53,12 @@ class PrincipalBindingOverHttpTest {
             new String[] {"tools/call", "{'name':'admin_tool','arguments':{}}"},
             new String[] {"resources/read", "{'uri':'file:///secret.txt'}"},
             new String[] {"resources/read", "{'uri':'vault://42'}"},
-            new String[] {"prompts/get", "{'name':'admin_prompt'}"})) {
+            new String[] {"prompts/get", "{'name':'admin_prompt'}"},
+            new String[] {
+              "completion/complete",
+              "{'ref':{'type':'ref/prompt','name':'admin_prompt'},"
+                  + "'argument':{'name':'a','value':''}}"
+            })) {
       HttpResponse<String> r = alice.request(call[0], call[1]);
       assertThat(r.statusCode()).as(call[1]).isEqualTo(403);
       assertThat(challenge(r))
@@ -270,6 +275,32 @@ class PrincipalBindingOverHttpTest {
     JsonNode mine = message(new Caller(mcp(), ALICE_ADMIN).modern("tasks/get", taskId, get));
     assertThat(mine.has("result")).as(mine.toString()).isTrue();
     assertThat(mine.at("/result/taskId").asString()).isEqualTo(taskId);
+  }
+
+  @Test
+  void aHandshakeEraTaskFollowsItsPartyAcrossSessionsAndIsUnknownToAnotherParty() throws Exception {
+    Caller alice = new Caller(mcp(), ALICE);
+    alice.initialize();
+    JsonNode created =
+        message(
+            alice.request(
+                "tools/call", "{'name':'task_tool','arguments':{},'task':{'ttl':60000}}"));
+    String taskId = created.at("/result/task/taskId").asString();
+    assertThat(taskId).as(created.toString()).isNotEmpty();
+
+    Caller bob = new Caller(mcp(), BOB);
+    bob.initialize();
+    for (String method : List.of("tasks/get", "tasks/result", "tasks/cancel")) {
+      JsonNode e = message(bob.request(method, "{'taskId':'" + taskId + "'}"));
+      assertThat(e.at("/error/code").asInt()).as(method).isEqualTo(-32602);
+    }
+    assertThat(message(bob.request("tasks/list", "{}")).at("/result/tasks")).isEmpty();
+
+    Caller aliceElsewhere = new Caller(mcp(), ALICE_ADMIN);
+    aliceElsewhere.initialize();
+    JsonNode mine = message(aliceElsewhere.request("tasks/get", "{'taskId':'" + taskId + "'}"));
+    assertThat(mine.at("/result/taskId").asString()).as(mine.toString()).isEqualTo(taskId);
+    assertThat(message(aliceElsewhere.request("tasks/list", "{}")).at("/result/tasks")).hasSize(1);
   }
 
   @Test

@@ -53,6 +53,12 @@ import java.io.IOException;
  * arrived on, or be on {@link Builder#allowedHosts}/{@link Builder#allowedOrigins}; otherwise
  * 403. Behind a proxy or on a public name, list the names clients use.
  *
+ * <p><b>Authorization.</b> With {@link Builder#authorization} the servlet is an OAuth 2.1
+ * protected resource, exactly as {@code McpHttpServer} (docs/authorization.md). The metadata
+ * document lives at the host's root ({@code /.well-known/oauth-protected-resource/<mapping>}),
+ * outside the MCP mapping: map the same servlet there too, e.g. {@code
+ * mcp.addMapping("/.well-known/oauth-protected-resource/*")}.
+ *
  * <p><b>Threading.</b> Every request is put in async mode at once: the container thread returns
  * as soon as the request is dispatched; bodies are read with a {@code ReadListener} and answers
  * written with a {@code WriteListener}; handlers run on the session engine's virtual threads; an
