@@ -1007,6 +1007,28 @@ public final class McpServer {
       return add(RegisteredTool.typed(name, description, argsRecord, handler));
     }
 
+    /**
+     * Registers the tools, prompts, resources and resource templates declared by annotated
+     * methods of {@code beans} ({@link dev.herald.server.annotation.McpTool}, {@link
+     * dev.herald.server.annotation.McpPrompt}, {@link dev.herald.server.annotation.McpResource},
+     * {@link dev.herald.server.annotation.McpResourceTemplate}; see each for how parameters and
+     * results map). Every object is read now, and every mistake in them is reported at once.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder().annotated(new Weather(), new Greetings()).build();
+     * }
+     *
+     * @throws IllegalArgumentException listing each problem as {@code Class.method: reason} (an
+     *     unsupported parameter or return type, a missing parameter name, two context parameters,
+     *     a template variable without a parameter, a non-public method, a name declared twice or
+     *     already registered, an object with no annotated method...)
+     * @throws NullPointerException if a bean is null
+     */
+    public Builder annotated(Object... beans) {
+      AnnotatedEntries.scan(beans).registerOn(this);
+      return this;
+    }
+
     private Builder add(RegisteredTool t) {
       if (tools.putIfAbsent(t.name(), t) != null) {
         throw new IllegalArgumentException("tool " + t.name() + " was already registered");
