@@ -11,10 +11,16 @@ import dev.herald.server.annotation.McpResourceTemplate;
 import dev.herald.server.annotation.McpTool;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Mistakes in annotated classes fail registration, before any call, naming the class, the method
@@ -354,5 +360,47 @@ class AnnotatedErrorsTest {
     assertThat(b.annotated(new Echo()).build().tools())
         .extracting(Tool::name)
         .containsExactly("echo");
+  }
+
+  @Test
+  void parametersWithoutNamesInTheClassFileAreRefusedSayingHowToName(@TempDir Path dir)
+      throws Exception {
+    Path source = dir.resolve("NoNames.java");
+    Files.writeString(
+        source,
+        """
+        public class NoNames {
+          @dev.herald.server.annotation.McpTool
+          public String run(String text) { return text; }
+
+          @dev.herald.server.annotation.McpTool
+          public String named(@dev.herald.server.annotation.McpParam(name = "text") String text) {
+            return text;
+          }
+        }
+        """);
+    // javac without -parameters, in its own process
+    Process javac =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "javac").toString(),
+                "-d",
+                dir.toString(),
+                "-cp",
+                Path.of("target/classes").toAbsolutePath().toString(),
+                source.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(javac.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(javac.waitFor()).as(output).isZero();
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+      Object bean = loader.loadClass("NoNames").getConstructor().newInstance();
+
+      registering(bean)
+          .hasMessageContaining("(1 problem)")
+          .hasMessageContaining(
+              "NoNames.run: parameter arg0 has no name: compile with javac -parameters, or name it"
+                  + " with @McpParam(name = ...)");
+    }
   }
 }
