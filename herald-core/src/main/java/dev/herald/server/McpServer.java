@@ -148,6 +148,9 @@ public final class McpServer {
   /** The method table and interceptor chain every session's requests run through. */
   final MethodTable<ServerSession> methods;
 
+  /** The interceptors, whose {@link Interceptor#sending} sees the sessions' requests to clients. */
+  final List<Interceptor<ServerSession>> interceptors;
+
   final EventListener.Factory eventListeners;
 
   /** Which protocol eras this server answers. */
@@ -212,6 +215,7 @@ public final class McpServer {
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
+    this.interceptors = List.copyOf(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
     taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
@@ -715,7 +719,9 @@ public final class McpServer {
      * Adds an interceptor that every request of every session runs through, after the ones added
      * before it and before Herald's own gates (method and protocol version, lifecycle, declared
      * capability) and the method's handler; see {@link Interceptor} for the contract. Use it for
-     * audit logs, rate limits or authorization. Default: none.
+     * audit logs, rate limits or authorization. Its {@link Interceptor#sending} also sees every
+     * request a session sends to its client (sampling, elicitation, roots, ping), and may add
+     * {@code _meta} entries to it (trace context). Default: none.
      *
      * {@snippet :
      * McpServer server = McpServer.builder()

@@ -378,6 +378,7 @@ public final class SseStream implements SseSink.Listener {
     } finally {
       lock.unlock();
     }
+    session.events().streamClosed(kind());
     session.touch();
   }
 
