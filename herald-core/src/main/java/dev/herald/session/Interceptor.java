@@ -160,6 +160,16 @@ public interface Interceptor<S> {
     CancellationToken cancellation();
 
     /**
+     * The principal whose access token the request carried, as the transport's {@link
+     * dev.herald.auth.TokenVerifier} established it (MCP 2025-11-25 basic/authorization); empty
+     * when the transport does not authorize (stdio, an unprotected HTTP endpoint) and always on a
+     * client.
+     */
+    default Optional<dev.herald.auth.Principal> principal() {
+      return Optional.empty();
+    }
+
+    /**
      * Passes the request to the next interceptor, or to Herald's gates and the handler.
      *
      * @return the result object the rest of the chain produced
