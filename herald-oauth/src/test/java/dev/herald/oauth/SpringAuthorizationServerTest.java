@@ -8,13 +8,21 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.util.Base64URL;
+import com.nimbusds.jose.util.JSONObjectUtils;
 import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.herald.auth.InvalidTokenException;
 import dev.herald.auth.Principal;
 import dev.herald.testing.oauth.AuthorizationServerProcess;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +39,7 @@ class SpringAuthorizationServerTest {
 
   @BeforeAll
   static void startAuthorizationServer() {
-    as = AuthorizationServerProcess.start();
+    as = AuthorizationServerProcess.builder().autoLogin(true).start();
   }
 
   @AfterAll
@@ -252,5 +260,102 @@ class SpringAuthorizationServerTest {
       assertThat(viaIntrospection.scopes()).isEqualTo(viaJwks.scopes());
       assertThat(viaIntrospection.expiresAt()).isEqualTo(viaJwks.expiresAt());
     }
+  }
+
+  @Test
+  void theAuthorizationCodeFlowWithPkceYieldsAUsersTokenForTheRequestedResource() throws Exception {
+    String verifierString =
+        Base64URL.encode(new java.security.SecureRandom().generateSeed(32)).toString();
+    String challenge =
+        Base64URL.encode(
+                java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(verifierString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+            .toString();
+    String redirect = "http://127.0.0.1:4444/callback"; // a loopback redirect: any port
+    URI authorize =
+        URI.create(
+            as.authorizationEndpoint()
+                + "?response_type=code&client_id="
+                + AuthorizationServerProcess.PUBLIC_CLIENT_ID
+                + "&redirect_uri="
+                + enc(redirect)
+                + "&scope="
+                + enc("tools:call")
+                + "&state=st4te&code_challenge="
+                + challenge
+                + "&code_challenge_method=S256&resource="
+                + enc(RESOURCE));
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> redirected =
+          http.send(
+              HttpRequest.newBuilder(authorize).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(redirected.statusCode()).isEqualTo(302);
+      URI location = URI.create(redirected.headers().firstValue("Location").orElseThrow());
+      assertThat(location.toString()).startsWith(redirect + "?");
+      Map<String, String> query = query(location.getRawQuery());
+      assertThat(query).containsEntry("state", "st4te");
+
+      HttpResponse<String> tokens =
+          http.send(
+              HttpRequest.newBuilder(as.tokenEndpoint())
+                  .header("Content-Type", "application/x-www-form-urlencoded")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "grant_type=authorization_code&code="
+                              + enc(query.get("code"))
+                              + "&redirect_uri="
+                              + enc(redirect)
+                              + "&client_id="
+                              + AuthorizationServerProcess.PUBLIC_CLIENT_ID
+                              + "&code_verifier="
+                              + verifierString
+                              + "&resource="
+                              + enc(RESOURCE)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
+      Map<String, Object> json = JSONObjectUtils.parse(tokens.body());
+      try (JwtTokenVerifier v = verifier().build()) {
+        Principal p = v.verify((String) json.get("access_token"));
+        assertThat(p.subject()).isEqualTo(AuthorizationServerProcess.USER);
+        assertThat(p.clientId()).isEqualTo(AuthorizationServerProcess.PUBLIC_CLIENT_ID);
+        assertThat(p.scopes()).containsExactly("tools:call");
+      }
+    }
+  }
+
+  @Test
+  void aDynamicallyRegisteredClientIsAccepted() throws Exception {
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      HttpResponse<String> registered =
+          http.send(
+              HttpRequest.newBuilder(as.registrationEndpoint())
+                  .header("Content-Type", "application/json")
+                  .POST(
+                      HttpRequest.BodyPublishers.ofString(
+                          "{\"client_name\":\"herald test\",\"redirect_uris\":[\"http://127.0.0.1:5555/cb\"],"
+                              + "\"grant_types\":[\"authorization_code\"],\"response_types\":[\"code\"],"
+                              + "\"token_endpoint_auth_method\":\"none\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(registered.statusCode()).as(registered.body()).isEqualTo(201);
+      assertThat(JSONObjectUtils.parse(registered.body()).get("client_id"))
+          .isInstanceOf(String.class);
+    }
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> out = new java.util.HashMap<>();
+    for (String pair : raw.split("&", -1)) {
+      int eq = pair.indexOf('=');
+      out.put(
+          URLDecoder.decode(pair.substring(0, eq), java.nio.charset.StandardCharsets.UTF_8),
+          URLDecoder.decode(pair.substring(eq + 1), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return out;
   }
 }
