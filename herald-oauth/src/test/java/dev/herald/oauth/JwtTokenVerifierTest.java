@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 class JwtTokenVerifierTest {
   private final LocalAuthorizationServer as = new LocalAuthorizationServer();
-  private final RSAKey key = LocalAuthorizationServer.rsaKey("k1");
+  private static final RSAKey key = LocalAuthorizationServer.rsaKey("k1");
 
   @AfterEach
   void stop() {
@@ -367,5 +367,56 @@ class JwtTokenVerifierTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> JwtTokenVerifier.builder().issuer("not a uri"))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void concurrentVerificationsAgainstAHungJwksEndpointAreAllRefusedInTime() throws Exception {
+    try (HangingServer hung = new HangingServer();
+        JwtTokenVerifier v =
+            JwtTokenVerifier.builder()
+                .issuer(as.issuer())
+                .audience(LocalAuthorizationServer.AUDIENCE)
+                .jwksUri(hung.uri("/jwks"))
+                .timeout(Duration.ofMillis(500))
+                .build()) {
+      String token = as.sign(key);
+      List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+      try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        for (int i = 0; i < 8; i++) {
+          results.add(pool.submit(() -> refusal(v, token)));
+        }
+      }
+      for (var r : results) {
+        assertThat(r.get()).startsWith("the token could not be verified in time");
+      }
+    }
+  }
+
+  @Test
+  void aKeyRefetchThatHangsHoldsUpOnlyTheTokenThatNeedsIt() throws Exception {
+    as.publish(key);
+    try (JwtTokenVerifier v =
+        verifier().keyRefetchInterval(Duration.ZERO).timeout(Duration.ofSeconds(30)).build()) {
+      String known = as.sign(key);
+      assertThat(v.verify(known).subject()).isEqualTo("alice");
+      java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+      as.jwksHold = hold;
+      AtomicReference<String> unknownOutcome = new AtomicReference<>();
+      Thread unknown =
+          Thread.ofVirtual()
+              .start(() ->
+                  unknownOutcome.set(refusal(v, as.sign(LocalAuthorizationServer.rsaKey("k9")))));
+      dev.herald.testing.Eventually.eventually(
+          () -> as.jwksFetches.get() == 2, "the unknown key id's refetch reaches the endpoint");
+      // The refetch hangs; a token whose key is cached verifies without waiting for it.
+      assertThat(v.verify(known).subject()).isEqualTo("alice");
+      assertThat(unknown.isAlive()).isTrue();
+      hold.countDown();
+      unknown.join();
+      assertThat(unknownOutcome.get())
+          .isEqualTo("the token's key id is not one of the authorization server's keys");
+    } finally {
+      as.jwksHold = null;
+    }
   }
 }

@@ -41,6 +41,10 @@ final class LocalAuthorizationServer implements AutoCloseable {
   final AtomicInteger jwksFetches = new AtomicInteger();
   final AtomicInteger metadataFetches = new AtomicInteger();
   volatile int jwksStatus = 200;
+
+  /** While set, the JWKS endpoint holds each request until the latch is released. */
+  volatile java.util.concurrent.@org.jspecify.annotations.Nullable CountDownLatch jwksHold;
+
   volatile String introspectionAnswer = "{\"active\":false}";
   volatile String introspectionAuthorization = "";
   final AtomicInteger introspections = new AtomicInteger();
@@ -55,6 +59,14 @@ final class LocalAuthorizationServer implements AutoCloseable {
         "/jwks",
         ex -> {
           jwksFetches.incrementAndGet();
+          java.util.concurrent.CountDownLatch hold = jwksHold;
+          if (hold != null) {
+            try {
+              hold.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
           respond(ex, jwksStatus, new JWKSet(List.copyOf(published)).toString(true));
         });
     server.createContext(
