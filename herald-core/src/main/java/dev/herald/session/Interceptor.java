@@ -105,6 +105,12 @@ public interface Interceptor<S> {
     @Nullable ObjectNode params();
 
     /**
+     * The MCP session id of the connection the request goes out on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    Optional<String> sessionId();
+
+    /**
      * Puts an entry into the request's {@code params._meta}, replacing any with the same key.
      * The caller's params are not changed: the request is sent with a copy.
      */
@@ -166,6 +172,14 @@ public interface Interceptor<S> {
      * client.
      */
     default Optional<dev.herald.auth.Principal> principal() {
+      return Optional.empty();
+    }
+
+    /**
+     * The MCP session id of the connection the request arrived on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    default Optional<String> sessionId() {
       return Optional.empty();
     }
 

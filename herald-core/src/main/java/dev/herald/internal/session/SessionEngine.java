@@ -207,6 +207,11 @@ public final class SessionEngine {
     this.version = v;
   }
 
+  /** The MCP session id of the transport, when it has one ({@link Transport#sessionId()}). */
+  public Optional<String> sessionId() {
+    return transport.sessionId();
+  }
+
   public String name() {
     return name;
   }
@@ -360,7 +365,7 @@ public final class SessionEngine {
     }
     List<Interceptor.Sent> ends = List.of();
     if (!senders.isEmpty()) {
-      Senders.Asked asked = senders.ask(method, id, sentParams);
+      Senders.Asked asked = senders.ask(method, id, sentParams, transport);
       sentParams = asked.params();
       ends = asked.ends();
     }

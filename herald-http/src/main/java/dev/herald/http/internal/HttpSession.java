@@ -651,6 +651,11 @@ public final class HttpSession {
     }
 
     @Override
+    public java.util.Optional<String> sessionId() {
+      return java.util.Optional.of(id);
+    }
+
+    @Override
     public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
       route(message, relatedTo);
     }
