@@ -28,6 +28,7 @@ module dev.herald.core {
   exports dev.herald.transport.stdio;
   exports dev.herald.transport.http;
   exports dev.herald.server;
+  exports dev.herald.server.annotation;
   exports dev.herald.client;
   exports dev.herald.tasks;
   exports dev.herald.auth;

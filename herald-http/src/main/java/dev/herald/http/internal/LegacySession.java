@@ -160,6 +160,7 @@ final class LegacySession implements Transport, SseSink.Listener {
   public void detached(SseSink s, @Nullable Throwable cause) {
     ServerSession ss = serverSession;
     if (ss != null) {
+      EngineAccess.of(ss).events().streamClosed(EventListener.StreamKind.STANDING);
       ss.close();
     } else {
       close();

@@ -257,6 +257,14 @@ final class Requests {
       int sep = lastEventId.indexOf('_');
       stream = sep <= 0 ? null : session.stream(lastEventId.substring(0, sep));
       after = sep <= 0 ? -1 : parseSeq(lastEventId.substring(sep + 1));
+      ClusterLink link = endpoint.cluster;
+      if (stream == null && after >= 0 && link != null) {
+        // produced by another node, maybe one that died: resumed from the shared store
+        long from = after;
+        link.resume(
+            session, lastEventId.substring(0, sep), from, ex, s -> attachTo(session, s, from, ex));
+        return;
+      }
       if (stream == null || after < 0) {
         reject(ex, 400, "Bad Request: unknown Last-Event-ID");
         return;
@@ -268,6 +276,11 @@ final class Requests {
         return;
       }
     }
+    attachTo(session, stream, after, ex);
+  }
+
+  /** Attaches the GET {@code ex} to {@code stream}; true if it was attached. */
+  private boolean attachTo(HttpSession session, SseStream stream, long after, Exchange ex) {
     SseSink sink = session.newSink(ex);
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
@@ -283,11 +296,20 @@ final class Requests {
         } else {
           session.events().streamResumed(stream.kind());
         }
+        return true;
       }
       case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
       case GONE -> reject(ex, 404, "Session not found");
       case FORGOTTEN -> reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+      case UNAVAILABLE ->
+          HttpExchanges.error(
+              ex,
+              503,
+              null,
+              dev.herald.wire.ErrorCodes.INTERNAL_ERROR,
+              "Service unavailable: the event store cannot be read; resume again");
     }
+    return false;
   }
 
   private void delete(Exchange ex) {
@@ -303,7 +325,7 @@ final class Requests {
         sessionId,
         ex,
         session -> {
-          session.close();
+          session.end();
           ClusterLink link = endpoint.cluster;
           if (link != null) {
             link.seam.ended(session.id); // it ends on every node
