@@ -6,7 +6,9 @@ import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -24,8 +26,11 @@ import org.springframework.core.env.Environment;
  * backing off when the application defines its own:
  *
  * <ul>
- *   <li>an {@link McpServer} named by {@code herald.name}/{@code herald.version}, holding what
- *       every {@link McpServerCustomizer} bean adds (tools, resources, prompts, interceptors);
+ *   <li>an {@link McpServer} named by {@code herald.name}/{@code herald.version}, holding the
+ *       tools, prompts and resources of every bean whose class declares {@code @McpTool}, {@code
+ *       @McpPrompt}, {@code @McpResource} or {@code @McpResourceTemplate} methods (a mistake in
+ *       one fails start-up, naming the class, method and reason), then what every {@link
+ *       McpServerCustomizer} bean adds;
  *   <li>an {@link McpServlet} mounted at {@code herald.path} (default {@code /mcp}) with async
  *       support, on the container Spring Boot starts (Tomcat by default), with the Host/Origin
  *       allow-lists, session limits and event store bounds of {@link HeraldProperties}, then every
@@ -67,6 +72,7 @@ public class HeraldAutoConfiguration {
       HeraldProperties properties,
       Environment environment,
       InFlightRequests inFlight,
+      ConfigurableListableBeanFactory beans,
       ObjectProvider<McpServerCustomizer> customizers) {
     String name = properties.getName();
     if (name == null) {
@@ -78,6 +84,10 @@ public class HeraldAutoConfiguration {
     String instructions = properties.getInstructions();
     if (instructions != null) {
       builder.instructions(instructions);
+    }
+    List<Object> annotated = AnnotatedBeans.find(beans);
+    if (!annotated.isEmpty()) {
+      builder.annotated(annotated.toArray());
     }
     customizers.orderedStream().forEach(c -> c.customize(builder));
     return builder.build();

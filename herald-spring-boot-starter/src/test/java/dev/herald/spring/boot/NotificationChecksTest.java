@@ -10,6 +10,7 @@ import dev.herald.client.ToolCallHandle;
 import dev.herald.server.McpServer;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
+import dev.herald.spring.boot.app.CountdownTools;
 import dev.herald.spring.boot.app.TestApplication;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -89,8 +90,8 @@ class NotificationChecksTest {
   @Test
   void cancellingACallStopsTheTool() throws Exception {
     McpClient client = client();
-    int cancelledBefore = TestApplication.CANCELLED.get();
-    int completedBefore = TestApplication.COMPLETED.get();
+    int cancelledBefore = CountdownTools.CANCELLED.get();
+    int completedBefore = CountdownTools.COMPLETED.get();
     List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
     ToolCallHandle call =
         client.callToolAsync(
@@ -102,9 +103,9 @@ class NotificationChecksTest {
     assertThat(call.cancel("no longer needed")).isTrue();
 
     eventually(
-        () -> TestApplication.CANCELLED.get() == cancelledBefore + 1,
+        () -> CountdownTools.CANCELLED.get() == cancelledBefore + 1,
         "the tool saw its cancellation and stopped");
-    assertThat(TestApplication.COMPLETED.get()).isEqualTo(completedBefore);
+    assertThat(CountdownTools.COMPLETED.get()).isEqualTo(completedBefore);
     assertThat(app.context().getBean(InFlightRequests.class).running()).isZero();
   }
 
