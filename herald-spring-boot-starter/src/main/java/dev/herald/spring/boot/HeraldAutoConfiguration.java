@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -55,6 +56,9 @@ import org.springframework.core.env.Environment;
 @ConditionalOnProperty(prefix = "herald", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HeraldProperties.class)
 public class HeraldAutoConfiguration {
+  /** The servlet's name in the container. */
+  static final String SERVLET_NAME = "herald";
+
   /** Spring calls it. */
   public HeraldAutoConfiguration() {}
 
@@ -107,9 +111,20 @@ public class HeraldAutoConfiguration {
     customizers.orderedStream().forEach(c -> c.customize(builder));
     ServletRegistrationBean<McpServlet> registration =
         new ServletRegistrationBean<>(builder.build(), mapping(properties.getPath()));
-    registration.setName("herald");
+    registration.setName(SERVLET_NAME);
     registration.setAsyncSupported(true);
     registration.setLoadOnStartup(1); // init() starts the housekeeping timer with the container
+    return registration;
+  }
+
+  /** Counts the endpoint's exchanges until their answers are written (graceful shutdown). */
+  @Bean
+  FilterRegistrationBean<OpenExchanges> heraldOpenExchanges() {
+    FilterRegistrationBean<OpenExchanges> registration =
+        new FilterRegistrationBean<>(new OpenExchanges());
+    registration.setName("heraldOpenExchanges");
+    registration.addServletNames(SERVLET_NAME);
+    registration.setAsyncSupported(true);
     return registration;
   }
 
@@ -117,6 +132,7 @@ public class HeraldAutoConfiguration {
   @Bean
   HeraldShutdown heraldShutdown(
       ServletRegistrationBean<McpServlet> heraldServletRegistration,
+      FilterRegistrationBean<OpenExchanges> heraldOpenExchanges,
       McpServer server,
       InFlightRequests inFlight,
       HeraldProperties properties) {
@@ -125,7 +141,11 @@ public class HeraldAutoConfiguration {
       throw new IllegalStateException("heraldServletRegistration holds no McpServlet");
     }
     Duration timeout = properties.getShutdownTimeout();
-    return new HeraldShutdown(servlet, server, inFlight, timeout);
+    OpenExchanges exchanges = heraldOpenExchanges.getFilter();
+    if (exchanges == null) {
+      throw new IllegalStateException("heraldOpenExchanges holds no filter");
+    }
+    return new HeraldShutdown(servlet, server, inFlight, exchanges, timeout);
   }
 
   /** {@code /mcp} becomes {@code /mcp/*}: the endpoint is the mapping, legacy SSE beneath it. */

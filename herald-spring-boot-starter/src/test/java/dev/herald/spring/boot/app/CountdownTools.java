@@ -21,7 +21,7 @@ public class CountdownTools {
   /** The subscribable resource. */
   public static final String COUNTER = "demo://counter";
 
-  /** Calls of {@code countdown} that saw their cancellation. */
+  /** Calls of {@code countdown} stopped early: cancelled, or interrupted by the shutdown. */
   public static final AtomicInteger CANCELLED = new AtomicInteger();
 
   /** Calls of {@code countdown} that ran to the end. */
@@ -46,7 +46,7 @@ public class CountdownTools {
         context.progress().report((double) i, (double) n, "step " + i);
       }
     } catch (InterruptedException | RuntimeException e) {
-      if (context.cancellation().isCancelled()) {
+      if (context.cancellation().isCancelled() || e instanceof InterruptedException) {
         CANCELLED.incrementAndGet();
       }
       throw e;
