@@ -379,6 +379,16 @@ class ClusterBehindHaproxyIT {
   void aStreamWhoseNodeWasKilledResumesThroughTheBalancerAndEndsWithAnError() throws Exception {
     RawHttpClient raw = new RawHttpClient(balancer);
     String session = raw.initialize();
+    // a task created on node 2, kept in Redis
+    String task =
+        result(
+                node(2, session)
+                    .post(
+                        "{'jsonrpc':'2.0','id':60,'method':'tools/call','params':{'name':"
+                            + "'slow_compute','arguments':{'seconds':600},'task':{'ttl':600000}}}"))
+            .at("/result/task/taskId")
+            .asString();
+    assertThat(task).isNotBlank();
     SseReader[] post = new SseReader[1];
     List<SseReader.Event> seen = startSlow(2, session, 61, 600, 4, post);
     Process victim = nodes.get(2);
@@ -399,6 +409,36 @@ class ClusterBehindHaproxyIT {
         .startsWith(
             RawHttpClient.describe(seen.get(2).json()), RawHttpClient.describe(seen.get(3).json()));
     assertThat(resumed).last().isEqualTo("error 61 -32603");
+    // the task node 2 ran is readable through the balancer, and failed once its node is gone
+    eventually(
+        WAIT,
+        () -> {
+          try {
+            return "failed"
+                .equals(
+                    result(
+                            resumer.post(
+                                "{'jsonrpc':'2.0','id':62,'method':'tasks/get','params':{'taskId':'"
+                                    + task
+                                    + "'}}"))
+                        .at("/result/status")
+                        .asString(""));
+          } catch (Exception e) {
+            return false;
+          }
+        },
+        "the dead node's task ended failed");
+  }
+
+  /** The JSON-RPC response in {@code r}'s body (plain JSON, or the SSE event carrying it). */
+  private static tools.jackson.databind.JsonNode result(HttpResponse<Stream<String>> r) {
+    for (String line : RawHttpClient.body(r).split("\n")) {
+      String json = line.startsWith("data: ") ? line.substring(6) : line;
+      if (json.startsWith("{") && (json.contains("\"result\"") || json.contains("\"error\""))) {
+        return RawHttpClient.json(json);
+      }
+    }
+    throw new AssertionError("no response in " + r);
   }
 
   @Test
