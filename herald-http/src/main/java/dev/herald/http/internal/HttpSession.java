@@ -438,6 +438,10 @@ public final class HttpSession {
         s = new SseStream(this, streamId());
         streams.put(s.id, s);
         standing = s;
+        ClusterLink link = endpoint.cluster;
+        if (link != null) {
+          link.standingOpened(this, s.id); // another node can take it over with its events
+        }
       }
       return s;
     }

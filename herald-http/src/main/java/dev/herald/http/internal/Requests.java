@@ -324,9 +324,12 @@ final class Requests {
       ClusterLink link = endpoint.cluster;
       if (stream == null && after >= 0 && link != null) {
         // produced by another node, maybe one that died: resumed from the shared store
-        long from = after;
         link.resume(
-            session, lastEventId.substring(0, sep), from, ex, s -> attachTo(session, s, from, ex));
+            session,
+            lastEventId.substring(0, sep),
+            after,
+            ex,
+            (s, from, prelude) -> attachTo(session, s, from, ex, prelude));
         return;
       }
       if (stream == null || after < 0) {
@@ -340,15 +343,23 @@ final class Requests {
         return;
       }
     }
-    attachTo(session, stream, after, ex);
+    attachTo(session, stream, after, ex, java.util.List.of());
   }
 
-  /** Attaches the GET {@code ex} to {@code stream}; true if it was attached. */
-  private boolean attachTo(HttpSession session, SseStream stream, long after, Exchange ex) {
+  /**
+   * Attaches the GET {@code ex} to {@code stream}, writing {@code prelude} first; true if it was
+   * attached.
+   */
+  private boolean attachTo(
+      HttpSession session,
+      SseStream stream,
+      long after,
+      Exchange ex,
+      java.util.List<SseSink.Frame> prelude) {
     SseSink sink = session.newSink(ex);
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
-    switch (stream.attach(sink, after)) {
+    switch (stream.attach(sink, after, prelude)) {
       case OK -> {
         session.touch();
         ClusterLink link = endpoint.cluster;
