@@ -148,6 +148,9 @@ public final class McpServer {
   /** The method table and interceptor chain every session's requests run through. */
   final MethodTable<ServerSession> methods;
 
+  /** The interceptors, whose {@link Interceptor#sending} sees the sessions' requests to clients. */
+  final List<Interceptor<ServerSession>> interceptors;
+
   final EventListener.Factory eventListeners;
 
   /** Which protocol eras this server answers. */
@@ -216,6 +219,7 @@ public final class McpServer {
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
+    this.interceptors = List.copyOf(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
     taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
@@ -789,7 +793,9 @@ public final class McpServer {
      * Adds an interceptor that every request of every session runs through, after the ones added
      * before it and before Herald's own gates (method and protocol version, lifecycle, declared
      * capability) and the method's handler; see {@link Interceptor} for the contract. Use it for
-     * audit logs, rate limits or authorization. Default: none.
+     * audit logs, rate limits or authorization. Its {@link Interceptor#sending} also sees every
+     * request a session sends to its client (sampling, elicitation, roots, ping), and may add
+     * {@code _meta} entries to it (trace context). Default: none.
      *
      * {@snippet :
      * McpServer server = McpServer.builder()
@@ -1079,6 +1085,28 @@ public final class McpServer {
     public <R extends Record> Builder tool(
         String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
       return add(RegisteredTool.typed(name, description, argsRecord, handler));
+    }
+
+    /**
+     * Registers the tools, prompts, resources and resource templates declared by annotated
+     * methods of {@code beans} ({@link dev.herald.server.annotation.McpTool}, {@link
+     * dev.herald.server.annotation.McpPrompt}, {@link dev.herald.server.annotation.McpResource},
+     * {@link dev.herald.server.annotation.McpResourceTemplate}; see each for how parameters and
+     * results map). Every object is read now, and every mistake in them is reported at once.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder().annotated(new Weather(), new Greetings()).build();
+     * }
+     *
+     * @throws IllegalArgumentException listing each problem as {@code Class.method: reason} (an
+     *     unsupported parameter or return type, a missing parameter name, two context parameters,
+     *     a template variable without a parameter, a non-public method, a name declared twice or
+     *     already registered, an object with no annotated method...)
+     * @throws NullPointerException if a bean is null
+     */
+    public Builder annotated(Object... beans) {
+      AnnotatedEntries.scan(beans).registerOn(this);
+      return this;
     }
 
     private Builder add(RegisteredTool t) {

@@ -152,6 +152,7 @@ public final class ServerSession {
             .progressInterval(server.progressInterval)
             .defaultCallOptions(server.reverseCallOptions)
             .eventListener(server.eventListeners.create(EventListener.Role.SERVER))
+            .senders(server.interceptors)
             .build();
     this.events = engine.events();
     engine.closed().whenComplete((c, e) -> state = State.CLOSED);

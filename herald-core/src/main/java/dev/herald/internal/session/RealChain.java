@@ -80,6 +80,11 @@ final class RealChain<S> implements Interceptor.Chain<S> {
   }
 
   @Override
+  public Optional<String> sessionId() {
+    return call.session().sessionId();
+  }
+
+  @Override
   public JsonNode proceed() throws Exception {
     if (index >= interceptors.size()) {
       throw new IllegalStateException(

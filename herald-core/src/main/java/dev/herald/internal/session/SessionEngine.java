@@ -3,6 +3,7 @@ package dev.herald.internal.session;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.EventListener;
+import dev.herald.session.Interceptor;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressReporter;
@@ -26,6 +27,7 @@ import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -122,6 +124,8 @@ public final class SessionEngine {
   /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
   private final EventListener listener;
 
+  private final Senders senders;
+
   private final EventListener events;
 
   /** Whether anyone listens: with the no-op listener the hot paths skip building events. */
@@ -140,6 +144,7 @@ public final class SessionEngine {
     this.name = b.name;
     this.drainGrace = b.drainGrace;
     this.listener = b.listener;
+    this.senders = b.senders;
     this.events = GuardedEventListener.guard(b.listener);
     this.listening = isListening(events);
   }
@@ -200,6 +205,11 @@ public final class SessionEngine {
   /** Records the negotiated protocol version (the role does, at bring-up). */
   public void version(ProtocolVersion v) {
     this.version = v;
+  }
+
+  /** The MCP session id of the transport, when it has one ({@link Transport#sessionId()}). */
+  public Optional<String> sessionId() {
+    return transport.sessionId();
   }
 
   public String name() {
@@ -353,6 +363,12 @@ public final class SessionEngine {
       metaObj.set("progressToken", McpJson.toTree(token));
       sentParams.set("_meta", metaObj);
     }
+    List<Interceptor.Sent> ends = List.of();
+    if (!senders.isEmpty()) {
+      Senders.Asked asked = senders.ask(method, id, sentParams, transport);
+      sentParams = asked.params();
+      ends = asked.ends();
+    }
     PendingCall call =
         new PendingCall(
             this,
@@ -366,6 +382,10 @@ public final class SessionEngine {
             inOrder,
             keepsProgress);
     self[0] = call;
+    if (!ends.isEmpty()) {
+      List<Interceptor.Sent> told = ends;
+      call.result().whenComplete((r, t) -> Senders.tell(told, r, t));
+    }
     if (tracker != null) {
       progress.register(tracker);
     }
@@ -985,8 +1005,15 @@ public final class SessionEngine {
     private String name = "session";
     private Duration drainGrace = Duration.ofSeconds(2);
     private EventListener listener = EventListener.NONE;
+    private Senders senders = Senders.NONE;
 
     private Builder() {}
+
+    /** The interceptors whose {@link Interceptor#sending} sees every request this side sends. */
+    public Builder senders(List<? extends Interceptor<?>> interceptors) {
+      this.senders = Senders.of(interceptors);
+      return this;
+    }
 
     /** The session's event listener (default {@link EventListener#NONE}); Herald guards its calls. */
     public Builder eventListener(EventListener listener) {

@@ -60,10 +60,14 @@ public final class EndpointConfig {
     this.bodyTimeoutNanos = b.bodyTimeout.toNanos();
     this.idleTimeoutNanos = b.sessionIdleTimeout.toNanos();
     this.maxBodyBytes = b.maxBodyBytes;
+    @Nullable EventStore shared = b.cluster == null ? null : b.cluster.eventStore();
     this.eventStore =
         b.eventStore != null
             ? b.eventStore
-            : EventStore.inMemory(512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
+            : shared != null
+                ? shared
+                : EventStore.inMemory(
+                    512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
     this.queueFrames = b.queueFrames;
     this.queueBytes = b.queueBytes;
     this.pollAfterNanos = b.pollingInterval.toNanos();

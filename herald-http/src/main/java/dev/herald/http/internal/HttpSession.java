@@ -94,6 +94,14 @@ public final class HttpSession {
   private volatile long lastInboundNanos = System.nanoTime();
 
   private volatile boolean closed;
+
+  /**
+   * The session ends for every node (its {@code DELETE} arrived here), so its stored events go.
+   * In a cluster a node that drops only its own copy (idle here, shutting down, another node's
+   * {@code DELETE}) keeps the shared events: other nodes may still replay them.
+   */
+  private volatile boolean endsEverywhere;
+
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
 
@@ -198,6 +206,33 @@ public final class HttpSession {
   /** The standing stream, if one was made. */
   @Nullable SseStream standingIfOpen() {
     return standing;
+  }
+
+  /** This node's side of its cluster, or null on a single node. */
+  @Nullable ClusterLink cluster() {
+    return endpoint.cluster;
+  }
+
+  /**
+   * A stream produced by another node that a client resumes here ({@code Last-Event-ID}):
+   * registered under its id, or the one registered meanwhile.
+   */
+  SseStream followed(String streamId, RequestId request, long afterSeq) {
+    synchronized (streams) {
+      SseStream s = streams.get(streamId);
+      if (s == null) {
+        s = new SseStream(this, streamId, request, afterSeq);
+        streams.put(streamId, s);
+      }
+      return s;
+    }
+  }
+
+  /** Forgets a stream this node no longer serves (another node took it over). */
+  void forgetStream(SseStream s) {
+    synchronized (streams) {
+      streams.remove(s.id, s);
+    }
   }
 
   EventStore store() {
@@ -403,9 +438,29 @@ public final class HttpSession {
         s = new SseStream(this, streamId());
         streams.put(s.id, s);
         standing = s;
+        ClusterLink link = endpoint.cluster;
+        if (link != null) {
+          link.standingOpened(this, s.id); // another node can take it over with its events
+        }
       }
       return s;
     }
+  }
+
+  /**
+   * The event store failed to keep event {@code seq} of stream {@code streamId}: the event still
+   * goes to the stream's open connection, but it cannot be replayed, so a resumption from before
+   * it is refused. Said at WARNING: an acknowledged-looking event that no resumption can deliver.
+   */
+  void unstored(String streamId, long seq, RuntimeException cause) {
+    LOG.log(
+        Level.WARNING,
+        "[{0}] event {1}_{2} not stored ({3}): sent on the open connection only; a resumption from"
+            + " before it is refused",
+        id,
+        streamId,
+        seq,
+        cause.toString());
   }
 
   /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
@@ -444,7 +499,12 @@ public final class HttpSession {
       }
     }
     for (String e : evicted) {
-      store().removeStream(id, e);
+      try {
+        store().removeStream(id, e);
+      } catch (RuntimeException failure) {
+        LOG.log(
+            Level.DEBUG, "[{0}] stream {1} not removed from the event store: {2}", id, e, failure);
+      }
     }
     touch();
   }
@@ -542,6 +602,15 @@ public final class HttpSession {
     close();
   }
 
+  /**
+   * The client ended the session ({@code DELETE}): as {@link #close}, and its stored events are
+   * removed on every node's behalf.
+   */
+  void end() {
+    endsEverywhere = true;
+    close();
+  }
+
   /** Ends the session (DELETE, expiry, shutdown): the server session closes, then {@link #terminate}. */
   void close() {
     ServerSession ss = serverSession;
@@ -552,7 +621,10 @@ public final class HttpSession {
     }
   }
 
-  /** The server session ended: forget the session, finish every connection, drop stored events. */
+  /**
+   * The server session ended: forget the session, finish every connection, drop stored events
+   * (in a cluster, only when the session ends everywhere: {@link #end}).
+   */
   void terminate() {
     if (closed) {
       return;
@@ -566,7 +638,13 @@ public final class HttpSession {
     for (SseStream s : all) {
       s.terminate();
     }
-    store().removeSession(id);
+    if (endpoint.cluster == null || endsEverywhere) {
+      try {
+        store().removeSession(id);
+      } catch (RuntimeException e) {
+        LOG.log(Level.DEBUG, "[{0}] events not removed from the event store: {1}", id, e);
+      }
+    }
   }
 
   /** The transport the server session writes to: it routes and never reads on its own. */
@@ -574,6 +652,11 @@ public final class HttpSession {
     @Override
     public void start(Receiver r) {
       receiver = r;
+    }
+
+    @Override
+    public java.util.Optional<String> sessionId() {
+      return java.util.Optional.of(id);
     }
 
     @Override

@@ -127,6 +127,11 @@ final class LegacySession implements Transport, SseSink.Listener {
   }
 
   @Override
+  public java.util.Optional<String> sessionId() {
+    return java.util.Optional.of(id);
+  }
+
+  @Override
   public void send(JsonRpcMessage message, @Nullable RequestId relatedTo) {
     if (closed) {
       throw new TransportException("session " + id + " is closed");
@@ -173,6 +178,7 @@ final class LegacySession implements Transport, SseSink.Listener {
   public void detached(SseSink s, @Nullable Throwable cause) {
     ServerSession ss = serverSession;
     if (ss != null) {
+      EngineAccess.of(ss).events().streamClosed(EventListener.StreamKind.STANDING);
       ss.close();
     } else {
       close();

@@ -321,6 +321,17 @@ final class Requests {
       int sep = lastEventId.indexOf('_');
       stream = sep <= 0 ? null : session.stream(lastEventId.substring(0, sep));
       after = sep <= 0 ? -1 : parseSeq(lastEventId.substring(sep + 1));
+      ClusterLink link = endpoint.cluster;
+      if (stream == null && after >= 0 && link != null) {
+        // produced by another node, maybe one that died: resumed from the shared store
+        link.resume(
+            session,
+            lastEventId.substring(0, sep),
+            after,
+            ex,
+            (s, from, prelude) -> attachTo(session, s, from, ex, prelude));
+        return;
+      }
       if (stream == null || after < 0) {
         reject(ex, 400, "Bad Request: unknown Last-Event-ID");
         return;
@@ -332,10 +343,23 @@ final class Requests {
         return;
       }
     }
+    attachTo(session, stream, after, ex, java.util.List.of());
+  }
+
+  /**
+   * Attaches the GET {@code ex} to {@code stream}, writing {@code prelude} first; true if it was
+   * attached.
+   */
+  private boolean attachTo(
+      HttpSession session,
+      SseStream stream,
+      long after,
+      Exchange ex,
+      java.util.List<SseSink.Frame> prelude) {
     SseSink sink = session.newSink(ex);
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
-    switch (stream.attach(sink, after)) {
+    switch (stream.attach(sink, after, prelude)) {
       case OK -> {
         session.touch();
         ClusterLink link = endpoint.cluster;
@@ -347,11 +371,20 @@ final class Requests {
         } else {
           session.events().streamResumed(stream.kind());
         }
+        return true;
       }
       case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
       case GONE -> reject(ex, 404, "Session not found");
       case FORGOTTEN -> reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+      case UNAVAILABLE ->
+          HttpExchanges.error(
+              ex,
+              503,
+              null,
+              dev.herald.wire.ErrorCodes.INTERNAL_ERROR,
+              "Service unavailable: the event store cannot be read; resume again");
     }
+    return false;
   }
 
   private void delete(Exchange ex, @Nullable Principal principal) {
@@ -368,7 +401,7 @@ final class Requests {
         ex,
         principal,
         session -> {
-          session.close();
+          session.end();
           ClusterLink link = endpoint.cluster;
           if (link != null) {
             link.seam.ended(session.id); // it ends on every node
