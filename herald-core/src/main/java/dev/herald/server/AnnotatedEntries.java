@@ -64,7 +64,11 @@ final class AnnotatedEntries {
    */
   void registerOn(McpServer.Builder b) {
     for (AnnotatedTool t : tools) {
-      attempt(t.where(), () -> b.tool(t.tool(), t.handler()));
+      if (t.mayRunAsTask()) {
+        attempt(t.where(), () -> b.tool(t.tool(), TaskStart.AT_ONCE, t.handler()));
+      } else {
+        attempt(t.where(), () -> b.tool(t.tool(), t.handler()));
+      }
     }
     for (AnnotatedPrompt p : prompts) {
       attempt(p.where(), () -> b.prompt(p.prompt(), p.handler()));

@@ -5,6 +5,7 @@ import dev.herald.server.annotation.ToolHint;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.TaskSupport;
 import dev.herald.wire.Tool;
 import dev.herald.wire.ToolAnnotations;
 import java.lang.reflect.ParameterizedType;
@@ -31,6 +32,11 @@ import tools.jackson.databind.node.ObjectNode;
  * output checks are the hand-built path's.
  */
 record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
+  /** Whether calls of this tool may become tasks (they then start at once). */
+  boolean mayRunAsTask() {
+    return tool.taskSupport() != TaskSupport.FORBIDDEN;
+  }
+
   /** How a returned value becomes a result. */
   private enum Result {
     VOID,
@@ -86,6 +92,9 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
     }
     if (output != null) {
       b.outputSchema(output);
+    }
+    if (a.taskSupport() != TaskSupport.FORBIDDEN) {
+      b.taskSupport(a.taskSupport());
     }
     ToolAnnotations hints = hints(a);
     if (hints != null) {

@@ -403,4 +403,20 @@ class AnnotatedErrorsTest {
                   + " with @McpParam(name = ...)");
     }
   }
+
+  public record Renamed(@McpParam(name = "other") String name) {}
+
+  public static final class RenamedComponent {
+    @McpTool
+    public String run(Renamed arg) {
+      return "x";
+    }
+  }
+
+  @Test
+  void aRecordComponentRenamedWithMcpParamIsRefused() {
+    registering(new RenamedComponent())
+        .hasMessageContaining(RenamedComponent.class.getName() + ".run: parameter arg")
+        .hasMessageContaining("Renamed.name: @McpParam(name) is for method parameters");
+  }
 }
