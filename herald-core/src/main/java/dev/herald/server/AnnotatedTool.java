@@ -31,7 +31,7 @@ import tools.jackson.databind.node.ObjectNode;
  * through {@link McpServer.Builder#tool(Tool, ToolHandler)}, so validation, error results and
  * output checks are the hand-built path's.
  */
-record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
+record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> scopes) {
   /** Whether calls of this tool may become tasks (they then start at once). */
   boolean mayRunAsTask() {
     return tool.taskSupport() != TaskSupport.FORBIDDEN;
@@ -128,7 +128,7 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
           }
           return convert(kind, m.invoke(values));
         };
-    return new AnnotatedTool(b.build(), handler, m.where);
+    return new AnnotatedTool(b.build(), handler, m.where, List.of(a.scopes()));
   }
 
   private static @Nullable ToolAnnotations hints(McpTool a) {

@@ -94,4 +94,11 @@ public @interface McpTool {
    * the input schema says {@code additionalProperties: false}; true leaves that keyword out).
    */
   boolean allowUnknownArguments() default false;
+
+  /**
+   * The OAuth scopes a caller's access token must grant to see and use this entry (default: none),
+   * as {@code McpServer.Builder.toolScopes} sets them; checked only for requests that carry a principal
+   * (an HTTP endpoint with authorization).
+   */
+  String[] scopes() default {};
 }
