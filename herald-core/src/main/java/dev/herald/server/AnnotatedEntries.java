@@ -4,6 +4,8 @@ import dev.herald.server.annotation.McpPrompt;
 import dev.herald.server.annotation.McpResource;
 import dev.herald.server.annotation.McpResourceTemplate;
 import dev.herald.server.annotation.McpTool;
+import dev.herald.wire.Resource;
+import dev.herald.wire.ResourceTemplate;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -64,18 +66,49 @@ final class AnnotatedEntries {
    */
   void registerOn(McpServer.Builder b) {
     for (AnnotatedTool t : tools) {
-      attempt(t.where(), () -> b.tool(t.tool(), t.handler()));
+      String name = t.tool().name();
+      attempt(
+          t.where(),
+          () -> {
+            if (t.mayRunAsTask()) {
+              b.tool(t.tool(), TaskStart.AT_ONCE, t.handler());
+            } else {
+              b.tool(t.tool(), t.handler());
+            }
+            if (!t.scopes().isEmpty()) {
+              b.toolScopes(name, t.scopes().toArray(String[]::new));
+            }
+          });
     }
     for (AnnotatedPrompt p : prompts) {
-      attempt(p.where(), () -> b.prompt(p.prompt(), p.handler()));
+      attempt(
+          p.where(),
+          () -> {
+            b.prompt(p.prompt(), p.handler());
+            if (!p.scopes().isEmpty()) {
+              b.promptScopes(p.prompt().name(), p.scopes().toArray(String[]::new));
+            }
+          });
     }
     for (AnnotatedResource r : resources) {
-      if (r.resource() != null) {
-        attempt(r.where(), () -> b.resource(Objects.requireNonNull(r.resource()), r.handler()));
-      } else {
-        attempt(
-            r.where(), () -> b.resourceTemplate(Objects.requireNonNull(r.template()), r.handler()));
-      }
+      Resource resource = r.resource();
+      ResourceTemplate template = r.template();
+      attempt(
+          r.where(),
+          () -> {
+            String key;
+            if (resource != null) {
+              b.resource(resource, r.handler());
+              key = resource.uri();
+            } else {
+              ResourceTemplate t = Objects.requireNonNull(template);
+              b.resourceTemplate(t, r.handler());
+              key = t.uriTemplate();
+            }
+            if (!r.scopes().isEmpty()) {
+              b.resourceScopes(key, r.scopes().toArray(String[]::new));
+            }
+          });
     }
     throwIfProblems();
   }

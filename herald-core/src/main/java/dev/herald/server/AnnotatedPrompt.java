@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * {@code String} parameter, and a {@link PromptHandler} that passes the arguments and converts what
  * the method returns.
  */
-record AnnotatedPrompt(Prompt prompt, PromptHandler handler, String where) {
+record AnnotatedPrompt(Prompt prompt, PromptHandler handler, String where, List<String> scopes) {
   private enum Result {
     GET_PROMPT_RESULT,
     MESSAGES,
@@ -76,7 +76,7 @@ record AnnotatedPrompt(Prompt prompt, PromptHandler handler, String where) {
           }
           return convert(kind, m.invoke(values), name);
         };
-    return new AnnotatedPrompt(prompt, handler, m.where);
+    return new AnnotatedPrompt(prompt, handler, m.where, List.of(a.scopes()));
   }
 
   private static @Nullable Result resultOf(Type t) {

@@ -23,12 +23,14 @@ import org.jspecify.annotations.Nullable;
  *
  * @param resource the fixed resource, or null for a template
  * @param template the template, or null for a fixed resource
+ * @param scopes the OAuth scopes it needs (none: empty)
  */
 record AnnotatedResource(
     @Nullable Resource resource,
     @Nullable ResourceTemplate template,
     ResourceHandler handler,
-    String where) {
+    String where,
+    List<String> scopes) {
   private enum Result {
     READ_RESOURCE_RESULT,
     CONTENTS,
@@ -67,7 +69,8 @@ record AnnotatedResource(
             null,
             null,
             null);
-    return new AnnotatedResource(resource, null, handler(m, result, mimeType), m.where);
+    return new AnnotatedResource(
+        resource, null, handler(m, result, mimeType), m.where, List.of(a.scopes()));
   }
 
   /** The template of {@code m}, or null after adding its problems to {@code problems}. */
@@ -121,7 +124,8 @@ record AnnotatedResource(
             null,
             null,
             null);
-    return new AnnotatedResource(null, template, handler(m, result, mimeType), m.where);
+    return new AnnotatedResource(
+        null, template, handler(m, result, mimeType), m.where, List.of(a.scopes()));
   }
 
   private static String name(String given, AnnotatedMethod m) {

@@ -5,6 +5,7 @@ import dev.herald.server.annotation.ToolHint;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.TaskSupport;
 import dev.herald.wire.Tool;
 import dev.herald.wire.ToolAnnotations;
 import java.lang.reflect.ParameterizedType;
@@ -30,7 +31,12 @@ import tools.jackson.databind.node.ObjectNode;
  * through {@link McpServer.Builder#tool(Tool, ToolHandler)}, so validation, error results and
  * output checks are the hand-built path's.
  */
-record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
+record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> scopes) {
+  /** Whether calls of this tool may become tasks (they then start at once). */
+  boolean mayRunAsTask() {
+    return tool.taskSupport() != TaskSupport.FORBIDDEN;
+  }
+
   /** How a returned value becomes a result. */
   private enum Result {
     VOID,
@@ -87,6 +93,9 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
     if (output != null) {
       b.outputSchema(output);
     }
+    if (a.taskSupport() != TaskSupport.FORBIDDEN) {
+      b.taskSupport(a.taskSupport());
+    }
     ToolAnnotations hints = hints(a);
     if (hints != null) {
       b.annotations(hints);
@@ -119,7 +128,7 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
           }
           return convert(kind, m.invoke(values));
         };
-    return new AnnotatedTool(b.build(), handler, m.where);
+    return new AnnotatedTool(b.build(), handler, m.where, List.of(a.scopes()));
   }
 
   private static @Nullable ToolAnnotations hints(McpTool a) {

@@ -107,6 +107,14 @@ final class RecordSchema {
     path.push(type);
     List<Property> properties = new ArrayList<>();
     for (RecordComponent c : type.getRecordComponents()) {
+      McpParam param = c.getAnnotation(McpParam.class);
+      if (param != null && !param.name().isBlank()) {
+        throw new IllegalArgumentException(
+            type.getSimpleName()
+                + "."
+                + c.getName()
+                + ": @McpParam(name) is for method parameters; a component's name is its property's");
+      }
       Type t = c.getGenericType();
       properties.add(
           new Property(

@@ -403,4 +403,76 @@ class AnnotatedErrorsTest {
                   + " with @McpParam(name = ...)");
     }
   }
+
+  public record Renamed(@McpParam(name = "other") String name) {}
+
+  public static final class RenamedComponent {
+    @McpTool
+    public String run(Renamed arg) {
+      return "x";
+    }
+  }
+
+  @Test
+  void aRecordComponentRenamedWithMcpParamIsRefused() {
+    registering(new RenamedComponent())
+        .hasMessageContaining(RenamedComponent.class.getName() + ".run: parameter arg")
+        .hasMessageContaining("Renamed.name: @McpParam(name) is for method parameters");
+  }
+
+  public static final class Scoped {
+    @McpTool(scopes = {"files:write", "files:read"})
+    public String delete(String path) {
+      return path;
+    }
+
+    @McpPrompt(scopes = "prompts:read")
+    public String secret() {
+      return "s";
+    }
+
+    @McpResource(uri = "secret://a", scopes = "res:read")
+    public String a() {
+      return "a";
+    }
+
+    @McpResourceTemplate(uriTemplate = "secret://b/{id}", scopes = "res:read")
+    public String b(String id) {
+      return id;
+    }
+  }
+
+  @Test
+  void scopesOnAnnotationsAreTheEntriesRequiredScopes() {
+    McpServer server = McpServer.builder().annotated(new Scoped()).build();
+
+    assertThat(
+            server.requiredScopes(
+                "tools/call", dev.herald.wire.McpJson.object().put("name", "delete")))
+        .containsExactlyInAnyOrder("files:write", "files:read");
+    assertThat(
+            server.requiredScopes(
+                "prompts/get", dev.herald.wire.McpJson.object().put("name", "secret")))
+        .containsExactly("prompts:read");
+    assertThat(
+            server.requiredScopes(
+                "resources/read", dev.herald.wire.McpJson.object().put("uri", "secret://a")))
+        .containsExactly("res:read");
+    assertThat(
+            server.requiredScopes(
+                "resources/read", dev.herald.wire.McpJson.object().put("uri", "secret://b/7")))
+        .containsExactly("res:read");
+  }
+
+  public static final class BadScope {
+    @McpTool(scopes = "not a scope\"")
+    public String run() {
+      return "x";
+    }
+  }
+
+  @Test
+  void aScopeThatIsNoScopeTokenIsRefusedNamingTheMethod() {
+    registering(new BadScope()).hasMessageContaining(BadScope.class.getName() + ".run: ");
+  }
 }

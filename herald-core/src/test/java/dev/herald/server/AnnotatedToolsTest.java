@@ -8,6 +8,7 @@ import dev.herald.server.annotation.ToolHint;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
 import dev.herald.wire.McpException;
+import dev.herald.wire.TaskSupport;
 import dev.herald.wire.Tool;
 import dev.herald.wire.ToolAnnotations;
 import java.util.List;
@@ -78,6 +79,11 @@ class AnnotatedToolsTest {
 
     @McpTool
     public void nothing() {}
+
+    @McpTool(taskSupport = TaskSupport.OPTIONAL)
+    public String mayBeATask() {
+      return "plain";
+    }
 
     @McpTool
     public Maybe maybe() {
@@ -260,5 +266,14 @@ class AnnotatedToolsTest {
     assertThat(r.failed()).as(r.firstText()).isFalse();
     assertThat(r.structuredContent())
         .isEqualTo(Json.parse("{'name':'a','more':[{'name':'b','seed':1},{'name':'c'}]}"));
+  }
+
+  @Test
+  void aToolThatMayRunAsATaskSaysSoAndStillAnswersAPlainCall() throws Exception {
+    assertThat(tool("may_be_a_task").taskSupport()).isEqualTo(TaskSupport.OPTIONAL);
+    assertThat(tool("echo_text").taskSupport()).isEqualTo(TaskSupport.FORBIDDEN);
+    assertThat(tool("echo_text").execution()).isNull();
+
+    assertThat(link.client.callTool("may_be_a_task", null).firstText()).isEqualTo("plain");
   }
 }

@@ -37,4 +37,11 @@ public @interface McpPrompt {
 
   /** The prompt's {@code description} (default: none). */
   String description() default "";
+
+  /**
+   * The OAuth scopes a caller's access token must grant to see and use this entry (default: none),
+   * as {@code McpServer.Builder.promptScopes} sets them; checked only for requests that carry a principal
+   * (an HTTP endpoint with authorization).
+   */
+  String[] scopes() default {};
 }

@@ -42,4 +42,11 @@ public @interface McpResourceTemplate {
 
   /** The template's {@code mimeType} (default: none), also given to a {@code String} or {@code byte[]} result. */
   String mimeType() default "";
+
+  /**
+   * The OAuth scopes a caller's access token must grant to see and use this entry (default: none),
+   * as {@code McpServer.Builder.resourceScopes} sets them; checked only for requests that carry a principal
+   * (an HTTP endpoint with authorization).
+   */
+  String[] scopes() default {};
 }

@@ -1,5 +1,6 @@
 package dev.herald.server.annotation;
 
+import dev.herald.wire.TaskSupport;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -78,8 +79,26 @@ public @interface McpTool {
   ToolHint openWorldHint() default ToolHint.UNSET;
 
   /**
+   * Whether a call of this tool may, or must, run as a task ({@code execution.taskSupport}, MCP
+   * 2025-11-25 basic/utilities/tasks and the 2026-07-28 tasks extension; default {@link
+   * TaskSupport#FORBIDDEN}: never). A tool that may run as one becomes a task at once, as
+   * {@link dev.herald.server.McpServer.Builder#tool(dev.herald.wire.Tool,
+   * dev.herald.server.TaskStart, dev.herald.server.ToolHandler)} with {@code TaskStart.AT_ONCE}
+   * does; the method is the same either way, and its progress and status messages ({@code
+   * context.statusMessage}) follow the task.
+   */
+  TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
+
+  /**
    * Whether arguments the method does not take are ignored instead of refused (default false:
    * the input schema says {@code additionalProperties: false}; true leaves that keyword out).
    */
   boolean allowUnknownArguments() default false;
+
+  /**
+   * The OAuth scopes a caller's access token must grant to see and use this entry (default: none),
+   * as {@code McpServer.Builder.toolScopes} sets them; checked only for requests that carry a principal
+   * (an HTTP endpoint with authorization).
+   */
+  String[] scopes() default {};
 }
