@@ -166,6 +166,16 @@ public interface Interceptor<S> {
     CancellationToken cancellation();
 
     /**
+     * The principal whose access token the request carried, as the transport's {@link
+     * dev.herald.auth.TokenVerifier} established it (MCP 2025-11-25 basic/authorization); empty
+     * when the transport does not authorize (stdio, an unprotected HTTP endpoint) and always on a
+     * client.
+     */
+    default Optional<dev.herald.auth.Principal> principal() {
+      return Optional.empty();
+    }
+
+    /**
      * The MCP session id of the connection the request arrived on (Streamable HTTP's {@code
      * MCP-Session-Id}), when it has one.
      */
