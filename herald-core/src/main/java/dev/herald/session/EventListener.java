@@ -4,6 +4,7 @@ import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
 import dev.herald.wire.TaskStatus;
 import java.time.Duration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,6 +71,20 @@ public interface EventListener {
      * @param role which side of the session this process plays
      */
     EventListener create(Role role);
+
+    /**
+     * A factory whose listeners tell every event to this factory's listener, then to {@code
+     * other}'s: metrics and traces on one server, say.
+     *
+     * {@snippet :
+     * McpServer.builder()
+     *     .eventListenerFactory(HeraldMetrics.listenerFactory(registry).and(tracing.listenerFactory()));
+     * }
+     */
+    default Factory and(Factory other) {
+      Objects.requireNonNull(other, "other");
+      return role -> new BothEventListeners(create(role), other.create(role));
+    }
   }
 
   /** Which side of a session this process plays. */

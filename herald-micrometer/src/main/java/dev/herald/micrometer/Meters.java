@@ -200,6 +200,23 @@ final class Meters {
     return code >= -32768 && code <= -32000 ? "reserved" : "application";
   }
 
+  /**
+   * A small number per {@link #errorClass}, so the meter tables hold one entry per class, not
+   * per code: the index of a known code, then one each for {@code reserved}, {@code application}
+   * and {@code none}.
+   */
+  private static int errorIndex(int code) {
+    if (code == 0) {
+      return KNOWN_CODES.length + 2;
+    }
+    for (int i = 0; i < KNOWN_CODES.length; i++) {
+      if (KNOWN_CODES[i] == code) {
+        return i;
+      }
+    }
+    return code >= -32768 && code <= -32000 ? KNOWN_CODES.length : KNOWN_CODES.length + 1;
+  }
+
   private Counter counter(String name, String description, Tags extra) {
     return Counter.builder(name).description(description).tags(tags).tags(extra).register(registry);
   }
@@ -240,9 +257,9 @@ final class Meters {
     active.decrementAndGet();
     String error = outcome == Outcome.ERROR ? errorClass(errorCode) : "none";
     long key =
-        ((long) methodIndex(method) << 40)
-            | ((long) outcome.ordinal() << 32)
-            | (outcome == Outcome.ERROR ? (errorCode & 0xffffffffL) : 0L);
+        ((long) methodIndex(method) << 16)
+            | ((long) outcome.ordinal() << 8)
+            | (outcome == Outcome.ERROR ? errorIndex(errorCode) : 0L);
     Timer timer = requestTimers.get(key);
     if (timer == null) {
       timer =
@@ -261,7 +278,7 @@ final class Meters {
   }
 
   void requestRefused(String method, int errorCode) {
-    long key = ((long) methodIndex(method) << 32) | (errorCode & 0xffffffffL);
+    long key = ((long) methodIndex(method) << 8) | errorIndex(errorCode);
     refused
         .computeIfAbsent(
             key,

@@ -2,6 +2,7 @@ package dev.herald.opentelemetry;
 
 import dev.herald.client.McpClient;
 import dev.herald.server.ServerSession;
+import dev.herald.session.EventListener;
 import dev.herald.session.Interceptor;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Tracer;
@@ -42,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  * error.type} (the JSON-RPC error code; {@code tool_error} for a tool result with {@code
  * isError}; {@code cancelled}; {@code timeout}; else the exception's class) with {@code
  * rpc.response.status_code} and an error status. Arguments and results are never recorded.
+ *
+ * <p><b>Tasks.</b> {@link #listenerFactory()} adds a span per task, linked to the request that
+ * created it.
  *
  * <p>Herald's core does not depend on OpenTelemetry: this module implements its {@link
  * Interceptor}, whose {@link Interceptor#sending} puts the trace context into outgoing requests.
@@ -95,6 +99,17 @@ public final class HeraldTracing {
    */
   public Interceptor<McpClient> clientInterceptor() {
     return new TracingInterceptor<>(tracer, propagator, networkTransport);
+  }
+
+  /**
+   * A factory of event listeners for {@code McpServer.Builder.eventListenerFactory} that give
+   * each task a session's request created a span ({@code mcp task}, attribute {@code
+   * herald.task.id}) from its creation to its terminal status, each status change an event,
+   * linked to the span of the request that created it. Combine it with other listeners with
+   * {@link EventListener.Factory#and}.
+   */
+  public EventListener.Factory listenerFactory() {
+    return role -> new TaskSpans(tracer);
   }
 
   /** Configures {@link HeraldTracing}. */

@@ -8,12 +8,15 @@ import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
+import dev.herald.server.TaskStart;
+import dev.herald.session.CallOptions;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.TaskSupport;
 import dev.herald.wire.Tool;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -56,6 +59,7 @@ class HeraldTracingTest {
   private final McpServer server =
       McpServer.builder()
           .interceptor(tracing.serverInterceptor())
+          .eventListenerFactory(tracing.listenerFactory())
           .tool(
               Tool.builder("echo").description("Answers at once").build(),
               call -> CallToolResult.text("echoed"))
@@ -67,6 +71,10 @@ class HeraldTracingTest {
                 ElicitResult r = call.context().elicit(ElicitParams.form("Your name?", schema));
                 return CallToolResult.text("hello " + r.content().get("name").stringValue());
               })
+          .tool(
+              Tool.builder("job").taskSupport(TaskSupport.REQUIRED).build(),
+              TaskStart.AT_ONCE,
+              call -> CallToolResult.text("job done"))
           .tool(
               Tool.builder("fails").description("Always a tool error").build(),
               call -> CallToolResult.error("it went wrong"))
@@ -202,5 +210,31 @@ class HeraldTracingTest {
       assertThat(failed.getAttributes().get(McpSpans.ERROR_TYPE)).isEqualTo("tool_error");
       assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     }
+  }
+
+  @Test
+  void aTaskSpanIsLinkedToTheRequestThatCreatedTheTask() throws Exception {
+    Span host = otel.getTracer("host").spanBuilder("host turn").startSpan();
+    try (Scope ignored = host.makeCurrent()) {
+      assertThat(
+              client.callToolAsTask("job", null, CallOptions.defaults(), null).await().firstText())
+          .isEqualTo("job done");
+    } finally {
+      host.end();
+    }
+    eventually(() -> has(TaskSpans.NAME, SpanKind.INTERNAL), "the task's span ended");
+
+    SpanData created = span("tools/call job", SpanKind.SERVER);
+    SpanData task = span(TaskSpans.NAME, SpanKind.INTERNAL);
+    assertThat(created.getTraceId()).isEqualTo(host.getSpanContext().getTraceId());
+    assertThat(task.getParentSpanContext().isValid()).as("a root of its own").isFalse();
+    assertThat(task.getLinks())
+        .extracting(l -> l.getSpanContext().getSpanId())
+        .containsExactly(created.getSpanId());
+    assertThat(task.getAttributes().get(TaskSpans.TASK_ID)).isNotBlank();
+    assertThat(task.getAttributes().get(TaskSpans.TASK_STATUS)).isEqualTo("completed");
+    assertThat(task.getEvents())
+        .extracting(e -> e.getAttributes().get(TaskSpans.TASK_STATUS))
+        .containsExactly("working", "completed");
   }
 }
