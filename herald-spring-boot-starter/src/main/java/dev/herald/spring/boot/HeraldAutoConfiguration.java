@@ -4,6 +4,7 @@ import dev.herald.http.ClusterMember;
 import dev.herald.http.servlet.McpServlet;
 import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
+import dev.herald.session.Scheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -105,6 +106,11 @@ public class HeraldAutoConfiguration {
       HeraldProperties properties,
       ObjectProvider<ClusterMember> cluster,
       ObjectProvider<McpServletCustomizer> customizers) {
+    // Herald's shared timer thread starts with its first task and keeps the context class loader
+    // of the thread that scheduled it. Started here, on the thread that refreshes the context,
+    // rather than on a container thread, it holds no reference to the web application's class
+    // loader, and Tomcat does not report it as a leaked thread when the context stops.
+    Scheduler.system().schedule(() -> {}, 0);
     McpServlet.Builder builder = McpServlet.builder().server(server);
     ServletSettings.apply(properties, builder);
     cluster.ifAvailable(builder::cluster);
