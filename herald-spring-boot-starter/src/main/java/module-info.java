@@ -12,6 +12,8 @@ module dev.herald.spring.boot {
   requires spring.context;
   requires spring.core;
   requires static dev.herald.redis;
+  requires static dev.herald.micrometer;
+  requires static micrometer.core;
   requires static org.jspecify;
 
   exports dev.herald.spring.boot;

@@ -2,8 +2,12 @@ package dev.herald.spring.boot;
 
 import dev.herald.http.ClusterMember;
 import dev.herald.http.servlet.McpServlet;
+import dev.herald.micrometer.HeraldMetrics;
 import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
+import dev.herald.session.EventListener;
+import dev.herald.session.Scheduler;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -39,6 +43,9 @@ import org.springframework.core.env.Environment;
  *   <li>with herald-redis on the class path and {@code herald.redis.uri} set, a {@link
  *       RedisCluster} that makes the application one node of a Herald cluster (any {@link
  *       ClusterMember} bean the application defines is used instead);
+ *   <li>with herald-micrometer on the class path and a {@code MeterRegistry} bean, Herald's
+ *       meters in that registry (an {@link EventListener.Factory} bean of the application is
+ *       used instead);
  *   <li>{@link InFlightRequests} and a graceful shutdown that lets calls finish, then cancels
  *       them and ends every stream before the web server's own graceful shutdown.
  * </ul>
@@ -77,6 +84,7 @@ public class HeraldAutoConfiguration {
       Environment environment,
       InFlightRequests inFlight,
       ConfigurableListableBeanFactory beans,
+      ObjectProvider<EventListener.Factory> events,
       ObjectProvider<McpServerCustomizer> customizers) {
     String name = properties.getName();
     if (name == null) {
@@ -89,6 +97,7 @@ public class HeraldAutoConfiguration {
     if (instructions != null) {
       builder.instructions(instructions);
     }
+    events.ifUnique(builder::eventListenerFactory);
     List<Object> annotated = AnnotatedBeans.find(beans);
     if (!annotated.isEmpty()) {
       builder.annotated(annotated.toArray());
@@ -105,6 +114,11 @@ public class HeraldAutoConfiguration {
       HeraldProperties properties,
       ObjectProvider<ClusterMember> cluster,
       ObjectProvider<McpServletCustomizer> customizers) {
+    // Herald's shared timer thread starts with its first task and keeps the context class loader
+    // of the thread that scheduled it. Started here, on the thread that refreshes the context,
+    // rather than on a container thread, it holds no reference to the web application's class
+    // loader, and Tomcat does not report it as a leaked thread when the context stops.
+    Scheduler.system().schedule(() -> {}, 0);
     McpServlet.Builder builder = McpServlet.builder().server(server);
     ServletSettings.apply(properties, builder);
     cluster.ifAvailable(builder::cluster);
@@ -170,6 +184,26 @@ public class HeraldAutoConfiguration {
         throw new IllegalStateException("herald.redis.uri is not set");
       }
       return RedisCluster.connect(URI.create(uri));
+    }
+  }
+
+  /**
+   * Herald's meters in the application's {@link MeterRegistry}, when herald-micrometer is on the
+   * class path and a registry is defined (Spring Boot's actuator defines one), unless the
+   * application defines its own {@link EventListener.Factory}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = {"dev.herald.micrometer.HeraldMetrics", "io.micrometer.core.instrument.MeterRegistry"})
+  static class Metrics {
+    @Bean
+    McpServerCustomizer heraldMetrics(
+        ObjectProvider<MeterRegistry> registry, ObjectProvider<EventListener.Factory> own) {
+      return builder -> {
+        if (own.getIfAvailable() == null) {
+          registry.ifUnique(r -> builder.eventListenerFactory(HeraldMetrics.listenerFactory(r)));
+        }
+      };
     }
   }
 }

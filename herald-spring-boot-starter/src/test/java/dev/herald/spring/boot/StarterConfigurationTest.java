@@ -10,7 +10,9 @@ import dev.herald.spring.boot.badtool.BadToolApplication;
 import dev.herald.spring.boot.ownserver.OwnServerApplication;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.Tool;
+import java.net.Socket;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,6 +53,39 @@ class StarterConfigurationTest {
       assertThatThrownBy(() -> connect(app.mcp()).close())
           .as("a second session is over herald.max-sessions=1")
           .isInstanceOf(Exception.class);
+    }
+  }
+
+  @Test
+  void heraldAllowedHostsReachTheServletsHostCheck() throws Exception {
+    try (RunningApp app =
+        RunningApp.start(TestApplication.class, "herald.allowed-hosts=mcp.example.com:443")) {
+      assertThat(initializeWithHost(app.port(), "mcp.example.com:443")).isEqualTo("200");
+      assertThat(initializeWithHost(app.port(), "evil.example.com:443")).isEqualTo("403");
+    }
+  }
+
+  /** The status of a raw initialize POST with the given Host (the JDK client will not send one). */
+  private static String initializeWithHost(int port, String host) throws Exception {
+    String body =
+        "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
+            + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(30_000);
+      s.getOutputStream()
+          .write(
+              ("POST /mcp HTTP/1.1\r\nHost: "
+                      + host
+                      + "\r\nAccept: application/json, text/event-stream\r\n"
+                      + "Content-Type: application/json\r\nContent-Length: "
+                      + b.length
+                      + "\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      s.getOutputStream().write(b);
+      s.getOutputStream().flush();
+      String text = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      return text.substring(9, 12);
     }
   }
 
