@@ -7,7 +7,8 @@
  * <p>The API is the exported packages: {@code dev.herald.server} and {@code dev.herald.client}
  * (the roles), {@code dev.herald.wire} (every MCP type), {@code dev.herald.session} (what a call
  * carries: options, cancellation, progress, injected time), {@code dev.herald.tasks} (tasks at
- * rest: the task store and its in-memory implementation), {@code dev.herald.auth} (the principal
+ * rest: the task store and its in-memory implementation), {@code dev.herald.client.auth} (a
+ * client's OAuth 2.1 authorization with a protected server), {@code dev.herald.auth} (the principal
  * a bearer token stands for, and the verifier SPI) and {@code dev.herald.transport} with
  * its stdio and HTTP client implementations. The session engine lives in {@code
  * dev.herald.internal.session}, exported only to Herald's own modules.
@@ -30,6 +31,7 @@ module dev.herald.core {
   exports dev.herald.server;
   exports dev.herald.server.annotation;
   exports dev.herald.client;
+  exports dev.herald.client.auth;
   exports dev.herald.tasks;
   exports dev.herald.auth;
 

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
  * MCP_CONFORMANCE_SCENARIO}. Exits 0 when the scenario's actions completed. Every scenario runs on
  * an ordinary {@link McpClient}, pinned to the version in {@code MCP_CONFORMANCE_PROTOCOL_VERSION}
  * when that is a 2026-07-28-era one; the 2026-07-28 scenarios are acted out by {@link
- * ModernScenarios}.
+ * ModernScenarios}, the {@code auth/*} ones by {@link AuthScenarios}.
  */
 @Command(
     name = "conformance-client",
@@ -37,6 +37,10 @@ final class ConformanceClientCommand implements Callable<Integer> {
             .info("herald-conformance-client", dev.herald.cli.fixture.Version.VERSION);
     pinnedVersion(System.getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
         .ifPresent(builder::protocolVersion);
+    if (AuthScenarios.handles(scenario)) {
+      AuthScenarios.run(scenario, url, builder, System.out);
+      return 0;
+    }
     boolean modern = ModernScenarios.NAMES.contains(scenario);
     if (modern || scenario.startsWith("elicitation")) {
       // Accept with nothing filled in: Herald applies the schema's defaults (SEP-1034).

@@ -188,9 +188,32 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where) {
         yield CallToolResult.of(blocks);
       }
       case STRUCTURED -> {
-        JsonNode tree = McpJson.mapper().valueToTree(value);
+        JsonNode tree = withoutNulls(McpJson.mapper().valueToTree(value));
         yield new CallToolResult(List.of(ContentBlock.text(tree.toString())), tree, null, null);
       }
     };
+  }
+
+  /**
+   * {@code node} without null-valued properties, at any depth: an empty {@code Optional} component
+   * is written as null, and its property is optional in the output schema, not nullable.
+   */
+  private static JsonNode withoutNulls(JsonNode node) {
+    if (node instanceof ObjectNode o) {
+      List<String> nulls = new ArrayList<>();
+      for (var field : o.properties()) {
+        if (field.getValue().isNull()) {
+          nulls.add(field.getKey());
+        } else {
+          withoutNulls(field.getValue());
+        }
+      }
+      o.remove(nulls);
+    } else if (node.isArray()) {
+      for (JsonNode element : node.values()) {
+        withoutNulls(element);
+      }
+    }
+    return node;
   }
 }

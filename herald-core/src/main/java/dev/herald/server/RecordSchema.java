@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -29,7 +30,7 @@ import tools.jackson.databind.node.ObjectNode;
  * becomes a property of the same name. Supported types: {@code String} (and {@code char}),
  * integral numbers ({@code int}, {@code long}, {@code short}, {@code byte}, their boxes,
  * {@code BigInteger}), other numbers ({@code double}, {@code float}, their boxes,
- * {@code BigDecimal}), {@code boolean}, enums (by constant name), {@code List}/{@code Set}/{@code
+ * {@code BigDecimal}), {@code boolean}, enums (by the name Jackson reads: a {@code @JsonValue}, else the constant's), {@code List}/{@code Set}/{@code
  * Collection} and arrays of a supported type, {@code Map<String, T>}, and nested records. A
  * component is required unless it is {@code Optional<T>} or annotated with any annotation named
  * {@code Nullable} (JSpecify's type-use one included), or {@code @McpParam(required = false)}; a
@@ -205,7 +206,9 @@ final class RecordSchema {
       ObjectNode s = McpJson.object().put("type", "string");
       ArrayNode values = s.putArray("enum");
       for (Object constant : c.getEnumConstants()) {
-        values.add(((Enum<?>) constant).name());
+        // the value Jackson reads and writes (a @JsonValue wire name, else the constant's name)
+        JsonNode wire = McpJson.mapper().valueToTree(constant);
+        values.add(wire.isString() ? wire.stringValue() : ((Enum<?>) constant).name());
       }
       return s;
     }

@@ -105,6 +105,12 @@ public interface Interceptor<S> {
     @Nullable ObjectNode params();
 
     /**
+     * The MCP session id of the connection the request goes out on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    Optional<String> sessionId();
+
+    /**
      * Puts an entry into the request's {@code params._meta}, replacing any with the same key.
      * The caller's params are not changed: the request is sent with a copy.
      */
@@ -158,6 +164,24 @@ public interface Interceptor<S> {
 
     /** Cancelled when the peer cancels the request or the session ends. */
     CancellationToken cancellation();
+
+    /**
+     * The principal whose access token the request carried, as the transport's {@link
+     * dev.herald.auth.TokenVerifier} established it (MCP 2025-11-25 basic/authorization); empty
+     * when the transport does not authorize (stdio, an unprotected HTTP endpoint) and always on a
+     * client.
+     */
+    default Optional<dev.herald.auth.Principal> principal() {
+      return Optional.empty();
+    }
+
+    /**
+     * The MCP session id of the connection the request arrived on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    default Optional<String> sessionId() {
+      return Optional.empty();
+    }
 
     /**
      * Passes the request to the next interceptor, or to Herald's gates and the handler.

@@ -41,6 +41,10 @@ class AnnotatedToolsTest {
 
   public record Forecast(String city, int days, double high) {}
 
+  public record Inner(String name, Optional<Long> seed) {}
+
+  public record Maybe(String name, Optional<Long> seed, @Nullable String note, List<Inner> more) {}
+
   public static final class Weather {
     final AtomicReference<Object[]> bound = new AtomicReference<>();
 
@@ -74,6 +78,15 @@ class AnnotatedToolsTest {
 
     @McpTool
     public void nothing() {}
+
+    @McpTool
+    public Maybe maybe() {
+      return new Maybe(
+          "a",
+          Optional.empty(),
+          null,
+          List.of(new Inner("b", Optional.of(1L)), new Inner("c", Optional.empty())));
+    }
 
     @McpTool
     public CallToolResult raw() {
@@ -237,5 +250,15 @@ class AnnotatedToolsTest {
     assertThat(AnnotatedMethod.snakeCase("test_simple_text")).isEqualTo("test_simple_text");
     assertThat(AnnotatedMethod.snakeCase("readHTTPStatus2")).isEqualTo("read_http_status2");
     assertThat(AnnotatedMethod.snakeCase("v2Api")).isEqualTo("v2_api");
+  }
+
+  @Test
+  void emptyOptionalAndNullComponentsOfAStructuredResultAreLeftOutSoItMatchesItsSchema()
+      throws Exception {
+    CallToolResult r = link.client.callTool("maybe", null);
+
+    assertThat(r.failed()).as(r.firstText()).isFalse();
+    assertThat(r.structuredContent())
+        .isEqualTo(Json.parse("{'name':'a','more':[{'name':'b','seed':1},{'name':'c'}]}"));
   }
 }

@@ -108,7 +108,13 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
    * @throws RedisUnavailableException if Redis does not answer
    */
   public static RedisCluster connect(URI uri) {
-    return connect(RedisStores.connect(uri.toString()));
+    RedisStores stores = RedisStores.connect(uri.toString());
+    try {
+      return connect(stores);
+    } catch (RuntimeException e) {
+      stores.close(); // joining failed half-way: give the connection back
+      throw e;
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
 import dev.herald.testing.SseReader;
 import dev.herald.wire.CallToolResult;
+import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.Tool;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -182,6 +183,59 @@ class ResumeAcrossNodesTest {
     // a later resumption on a third node replays the same end
     try (SseReader again = n(2).client(session).get(ids.get(1))) {
       assertThat(rest(again)).containsExactly("progress tok 3", "error 5 -32603");
+    }
+  }
+
+  @Test
+  void aGetOpenedOnAnotherNodeTakesTheStandingStreamOverAndTheOldOneEnds() throws Exception {
+    String session = n(0).client(null).initialize();
+    try (SseReader first = n(0).client(session).get(null);
+        SseReader second = n(1).client(session).get(null)) {
+      assertThat(rest(first)).as("the previous standing stream ends, carrying nothing").isEmpty();
+      n(2).mcp.log(LoggingLevel.WARNING, "cluster", "after");
+      n(0).mcp.log(LoggingLevel.WARNING, "cluster", "again");
+      assertThat(RawHttpClient.describe(next(second).json())).isEqualTo("log after");
+      assertThat(RawHttpClient.describe(next(second).json())).isEqualTo("log again");
+    }
+  }
+
+  @Test
+  void aStandingStreamResumedOnAnotherNodeReplaysWhatWasMissedThenThatNodeCarriesOn()
+      throws Exception {
+    String session = n(0).client(null).initialize();
+    String first;
+    try (SseReader standing = n(0).client(session).get(null)) {
+      n(0).mcp.log(LoggingLevel.WARNING, "cluster", "one");
+      n(0).mcp.log(LoggingLevel.WARNING, "cluster", "two");
+      SseReader.Event one = next(standing);
+      assertThat(RawHttpClient.describe(one.json())).isEqualTo("log one");
+      assertThat(RawHttpClient.describe(next(standing).json())).isEqualTo("log two");
+      first = one.id();
+    } // the client lost its connection after "one" (it resumes from there)
+    String stream = first.substring(0, first.indexOf('_'));
+    long after = Long.parseLong(first.substring(first.indexOf('_') + 1));
+    n(2).mcp.log(LoggingLevel.WARNING, "cluster", "three"); // kept on n0's standing stream
+    try (RedisStores reader = RedisStores.connect(redis.uri())) {
+      eventually(
+          Duration.ofSeconds(30),
+          () -> {
+            List<Long> kept = new ArrayList<>();
+            reader.eventStore().replay(session, stream, after, (seq, json) -> kept.add(seq));
+            return kept.size() == 2;
+          },
+          "n0 kept \"three\" for the session's standing stream");
+    }
+    try (SseReader resumed = n(1).client(session).get(first)) {
+      SseReader.Event two = next(resumed);
+      SseReader.Event three = next(resumed);
+      assertThat(RawHttpClient.describe(two.json())).isEqualTo("log two");
+      assertThat(RawHttpClient.describe(three.json())).isEqualTo("log three");
+      assertThat(List.of(two.id(), three.id())).allMatch(id -> id.startsWith(stream + "_"));
+      // n1 holds the standing stream now: a later message arrives here, once
+      n(2).mcp.log(LoggingLevel.WARNING, "cluster", "four");
+      n(0).mcp.log(LoggingLevel.WARNING, "cluster", "five");
+      assertThat(RawHttpClient.describe(next(resumed).json())).isEqualTo("log four");
+      assertThat(RawHttpClient.describe(next(resumed).json())).isEqualTo("log five");
     }
   }
 

@@ -1,11 +1,13 @@
 package dev.herald.internal.session;
 
 import dev.herald.session.Interceptor;
+import dev.herald.transport.Transport;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -42,8 +44,8 @@ final class Senders {
   /** What the hooks made of one request: the params to send and who to tell at its end. */
   record Asked(@Nullable ObjectNode params, List<Interceptor.Sent> ends) {}
 
-  Asked ask(String method, RequestId id, @Nullable ObjectNode params) {
-    Request request = new Request(method, id, params);
+  Asked ask(String method, RequestId id, @Nullable ObjectNode params, Transport transport) {
+    Request request = new Request(method, id, params, transport);
     List<Interceptor.Sent> ends = List.of();
     for (Interceptor<?> i : interceptors) {
       try {
@@ -79,11 +81,18 @@ final class Senders {
     private final RequestId id;
     private @Nullable ObjectNode params;
     private boolean copied;
+    private final Transport transport;
 
-    Request(String method, RequestId id, @Nullable ObjectNode params) {
+    Request(String method, RequestId id, @Nullable ObjectNode params, Transport transport) {
       this.method = method;
       this.id = id;
       this.params = params;
+      this.transport = transport;
+    }
+
+    @Override
+    public Optional<String> sessionId() {
+      return transport.sessionId();
     }
 
     @Override

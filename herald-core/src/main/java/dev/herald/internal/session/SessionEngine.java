@@ -111,6 +111,16 @@ public final class SessionEngine {
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
 
+  /**
+   * The principal of the frames the transport delivers from now on (an authorizing HTTP
+   * transport sets it, under its own inbound serialization, before each delivery); each request
+   * keeps the one it arrived with ({@link InboundCall#principal()}). Null without authorization.
+   */
+  private volatile dev.herald.auth.@Nullable Principal inboundPrincipal;
+
+  /** The first principal set: the one that created the session (its owner). */
+  private volatile dev.herald.auth.@Nullable Principal owner;
+
   /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
   private final EventListener listener;
 
@@ -163,6 +173,30 @@ public final class SessionEngine {
         });
   }
 
+  /**
+   * Sets the principal behind the frames the transport delivers next, until set again (MCP
+   * 2025-11-25 basic/authorization: every HTTP request carries its own token). Call it from the
+   * transport's delivering thread, before {@link Transport.Receiver#onFrame}, under the same
+   * serialization as the frames. The first principal set is the session's {@link #owner}.
+   */
+  public void principal(dev.herald.auth.Principal principal) {
+    Objects.requireNonNull(principal, "principal");
+    this.inboundPrincipal = principal;
+    if (owner == null) {
+      owner = principal;
+    }
+  }
+
+  /** The principal that created this session (the first one {@link #principal set}), if any. */
+  public dev.herald.auth.@Nullable Principal owner() {
+    return owner;
+  }
+
+  /** The principal of the frames being delivered now, if any. */
+  dev.herald.auth.@Nullable Principal inboundPrincipal() {
+    return inboundPrincipal;
+  }
+
   /** The negotiated protocol version, once known. */
   public Optional<ProtocolVersion> version() {
     return Optional.ofNullable(version);
@@ -171,6 +205,11 @@ public final class SessionEngine {
   /** Records the negotiated protocol version (the role does, at bring-up). */
   public void version(ProtocolVersion v) {
     this.version = v;
+  }
+
+  /** The MCP session id of the transport, when it has one ({@link Transport#sessionId()}). */
+  public Optional<String> sessionId() {
+    return transport.sessionId();
   }
 
   public String name() {
@@ -326,7 +365,7 @@ public final class SessionEngine {
     }
     List<Interceptor.Sent> ends = List.of();
     if (!senders.isEmpty()) {
-      Senders.Asked asked = senders.ask(method, id, sentParams);
+      Senders.Asked asked = senders.ask(method, id, sentParams, transport);
       sentParams = asked.params();
       ends = asked.ends();
     }
@@ -645,7 +684,7 @@ public final class SessionEngine {
                 ticker,
                 scheduler,
                 events);
-    InboundCall call = new InboundCall(this, r, reporter, token);
+    InboundCall call = new InboundCall(this, r, reporter, token, inboundPrincipal);
     self[0] = call;
     if (inFlight.admit(call) == InboundTable.Admission.TOKEN_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);

@@ -41,11 +41,26 @@ final class ModernExchange {
   private final String method;
   private final String version;
 
+  /** How many times this message was already sent again after authorizing. */
+  private final int attempt;
+
+  /** Set when a refusal was handed to {@link AuthRetry}: the retry owns the request id now. */
+  private volatile boolean handedOver;
+
   private volatile boolean cancelled;
   private volatile @Nullable CompletableFuture<HttpResponse<InputStream>> pending;
   private volatile @Nullable InputStream body;
 
   ModernExchange(StreamableHttpClientTransport transport, JsonRpcMessage message, String version) {
+    this(transport, message, version, 0);
+  }
+
+  private ModernExchange(
+      StreamableHttpClientTransport transport,
+      JsonRpcMessage message,
+      String version,
+      int attempt) {
+    this.attempt = attempt;
     this.transport = transport;
     this.uri = transport.uri();
     this.message = message;
@@ -149,7 +164,9 @@ final class ModernExchange {
   }
 
   private void done() {
-    transport.delivery().forget(id);
+    if (!handedOver) {
+      transport.delivery().forget(id);
+    }
     if (id != null) {
       transport.closeExchange(id, this);
     }
@@ -185,6 +202,11 @@ final class ModernExchange {
       }
       int status = r.statusCode();
       if (!Http.isSuccess(status)) {
+        if (AuthRetry.onRefusal(transport, r, id, attempt, this::resend)) {
+          handedOver = true;
+          Http.discard(in);
+          return;
+        }
         onHttpError(status, in);
         return;
       }
@@ -223,6 +245,18 @@ final class ModernExchange {
     } finally {
       transport.untrack(in);
       done();
+    }
+  }
+
+  /** Sends the message again after authorizing (on a worker). */
+  private void resend() {
+    try {
+      new ModernExchange(transport, message, version, attempt + 1).send();
+    } catch (TransportException e) {
+      if (id != null) {
+        transport.delivery().expect(id); // send() forgot it; answer it locally
+      }
+      fail(e.getMessage(), null);
     }
   }
 

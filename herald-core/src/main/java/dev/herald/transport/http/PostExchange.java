@@ -32,7 +32,16 @@ final class PostExchange {
   private final @Nullable RequestId id;
   private final boolean carriedSession;
 
+  /** How many times this message was already sent again after authorizing. */
+  private final int attempt;
+
   PostExchange(StreamableHttpClientTransport transport, JsonRpcMessage message) {
+    this(transport, message, 0);
+  }
+
+  private PostExchange(
+      StreamableHttpClientTransport transport, JsonRpcMessage message, int attempt) {
+    this.attempt = attempt;
     this.transport = transport;
     this.uri = transport.uri();
     this.message = message;
@@ -136,6 +145,10 @@ final class PostExchange {
     InputStream in = transport.track(response.body());
     try {
       int status = response.statusCode();
+      if (AuthRetry.onRefusal(transport, response, id, attempt, this::resend)) {
+        Http.discard(in);
+        return;
+      }
       boolean probe = isProbe();
       if (probe && (status == 400 || status == 404 || status == 405)) {
         Http.discard(in);
@@ -192,6 +205,20 @@ final class PostExchange {
       }
     } finally {
       transport.untrack(in);
+    }
+  }
+
+  /** Sends the message again after authorizing (on a worker). */
+  private void resend() {
+    try {
+      new PostExchange(transport, message, attempt + 1).send();
+    } catch (TransportException e) {
+      if (isProbe()) {
+        transport.fail(e);
+      } else {
+        transport.delivery().expect(id); // send() forgot it; answer it locally
+        failMessage(e.getMessage());
+      }
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.herald.transport.http;
 
+import dev.herald.client.auth.Authorization;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.CancelledNotificationParams;
@@ -111,6 +112,7 @@ public final class StreamableHttpClientTransport implements Transport {
   private final int maxEventBytes;
   private final ReconnectPolicy reconnect;
   private final boolean openStandingStream;
+  private final @Nullable Authorization authorization;
 
   /** Probing, Streamable HTTP or HTTP+SSE, the standing stream's readiness, the session, closed. */
   private final ConnectionStateMachine machine;
@@ -136,6 +138,7 @@ public final class StreamableHttpClientTransport implements Transport {
     this.maxEventBytes = b.maxEventBytes;
     this.reconnect = b.reconnect;
     this.openStandingStream = b.openStandingStream;
+    this.authorization = b.authorization;
     this.machine = new ConnectionStateMachine(uri);
     this.delivery = new Delivery(machine);
     this.workers = new Workers(machine);
@@ -165,6 +168,7 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   /** The session id the server issued, if any. */
+  @Override
   public Optional<String> sessionId() {
     return Optional.ofNullable(machine.session().id());
   }
@@ -399,6 +403,9 @@ public final class StreamableHttpClientTransport implements Transport {
   HttpRequest.Builder request(URI target) {
     HttpRequest.Builder b = HttpRequest.newBuilder(target);
     headers.forEach(b::header);
+    if (authorization != null) {
+      authorization.authorizationHeader(uri).ifPresent(v -> b.header("Authorization", v));
+    }
     ConnectionState.SessionFacts session = machine.session();
     String sid = session.id();
     if (sid != null) {
@@ -422,6 +429,11 @@ public final class StreamableHttpClientTransport implements Transport {
 
   ConnectionStateMachine machine() {
     return machine;
+  }
+
+  /** The authorization set on the builder, if any. */
+  @Nullable Authorization authorization() {
+    return authorization;
   }
 
   Delivery delivery() {
@@ -583,6 +595,7 @@ public final class StreamableHttpClientTransport implements Transport {
     private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
     private ReconnectPolicy reconnect = ReconnectPolicy.DEFAULT;
     private boolean openStandingStream = true;
+    private @Nullable Authorization authorization;
 
     private Builder() {}
 
@@ -628,6 +641,10 @@ public final class StreamableHttpClientTransport implements Transport {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
       String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.equals("authorization") && authorization != null) {
+        throw new IllegalStateException(
+            "an authorization was already set; it supplies the Authorization header");
+      }
       if (MANAGED.contains(lower) || lower.startsWith("mcp-param-")) {
         throw new IllegalArgumentException("header " + name + " is managed by the transport");
       }
@@ -681,6 +698,30 @@ public final class StreamableHttpClientTransport implements Transport {
     /** How dropped streams are resumed (default {@link ReconnectPolicy#DEFAULT}). */
     public Builder reconnect(ReconnectPolicy policy) {
       this.reconnect = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * How to authorize with a protected server (MCP 2025-11-25 basic/authorization): its header
+     * goes on every request, and a {@code 401}, or a {@code 403} with {@code
+     * error="insufficient_scope"}, is answered by it ({@link
+     * dev.herald.client.auth.OAuthClient} runs the OAuth 2.1 flow) and the request sent again, at
+     * most three times per message. A {@code 401} that cannot be answered ends the transport with
+     * an {@link dev.herald.client.auth.AuthorizationException} carrying the server's challenge; an
+     * unanswered step-up fails its own request (-32603 with {@code data.httpStatus} 403 and {@code
+     * data.wwwAuthenticate}). Without one, a {@code 401} ends the transport the same way.
+     *
+     * @throws IllegalStateException if an {@code Authorization} {@link #header} was set
+     */
+    public Builder authorization(Authorization authorization) {
+      Objects.requireNonNull(authorization, "authorization");
+      for (String name : headers.keySet()) {
+        if (name.equalsIgnoreCase("authorization")) {
+          throw new IllegalStateException(
+              "an Authorization header was already set; use either header or authorization");
+        }
+      }
+      this.authorization = authorization;
       return this;
     }
 

@@ -16,6 +16,8 @@ import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -423,18 +425,63 @@ final class ClusterLink {
   }
 
   /**
+   * The session's standing stream was made here: recorded (not awaited), so that a node a client
+   * resumes it on can replay its stored events before taking it over.
+   */
+  void standingOpened(HttpSession s, String streamId) {
+    seam.streamOpened(s.id, streamId, new byte[0])
+        .whenComplete((ok, failure) -> {
+          if (failure != null) {
+            LOG.log(Level.DEBUG, "[{0}] standing stream not recorded: {1}", s.id, failure);
+          }
+        });
+  }
+
+  /** Attaches a GET to a stream of this node, after {@code prelude}; true if attached. */
+  @FunctionalInterface
+  interface Attacher {
+    boolean attach(SseStream stream, long after, List<SseSink.Frame> prelude);
+  }
+
+  /**
+   * A standing stream made by another node, resumed here: this node becomes the session's home
+   * (the previous home closes its standing connection), then the client gets the stream's stored
+   * events after {@code after}, then this node's own standing stream.
+   */
+  private void takeOverStanding(
+      HttpSession s, String streamId, long after, Exchange ex, Attacher attach) {
+    // Home first (recorded and published before the replay), so the previous home stops adding
+    // to its standing stream before this node reads it: what it added until then is replayed.
+    openedHere(s);
+    List<SseSink.Frame> prelude = new ArrayList<>();
+    boolean complete;
+    try {
+      complete =
+          s.store()
+              .replay(
+                  s.id,
+                  streamId,
+                  after,
+                  (seq, json) -> prelude.add(SseStream.foreignEvent(streamId, seq, json)));
+    } catch (RuntimeException e) {
+      unavailable(ex);
+      return;
+    }
+    if (!complete) {
+      HttpExchanges.reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+      return;
+    }
+    attach.attach(s.standing(), -1, prelude);
+  }
+
+  /**
    * {@code Last-Event-ID} names a stream this node does not hold (docs/scale-out.md, "Resuming on
    * another node"): if the cluster knows it, it is made here, {@code attach} attaches the client
    * (replaying from the shared store), and it is followed: caught up from the store, then fed by
    * its producer, or ended with a JSON-RPC error if the producer is dead. 400 if no node knows
    * it, 503 if the cluster cannot be reached.
    */
-  void resume(
-      HttpSession s,
-      String streamId,
-      long after,
-      Exchange ex,
-      java.util.function.Predicate<SseStream> attach) {
+  void resume(HttpSession s, String streamId, long after, Exchange ex, Attacher attach) {
     Thread.ofVirtual()
         .name("herald-cluster-resume")
         .start(() -> {
@@ -447,6 +494,10 @@ final class ClusterLink {
             return;
           } catch (Exception e) {
             unavailable(ex);
+            return;
+          }
+          if (record.isPresent() && record.get().failure().isEmpty()) {
+            takeOverStanding(s, streamId, after, ex, attach);
             return;
           }
           RequestId request =
@@ -474,7 +525,7 @@ final class ClusterLink {
                   record.get().failure().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                   request);
           boolean mine = followed.putIfAbsent(f.key(), f) == null;
-          if (!attach.test(stream) || !mine) {
+          if (!attach.attach(stream, after, List.of()) || !mine) {
             return; // refused, or a resumption already follows it
           }
           try {

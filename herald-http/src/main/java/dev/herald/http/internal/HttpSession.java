@@ -111,11 +111,38 @@ public final class HttpSession {
    */
   private volatile @Nullable String homeNode;
 
+  /**
+   * The principal that created the session (its {@code initialize}), or null on an open endpoint
+   * and, until its first request here, on a session restored from a cluster's directory.
+   */
+  private final java.util.concurrent.atomic.AtomicReference<dev.herald.auth.@Nullable Principal>
+      owner;
+
   HttpSession(Endpoint endpoint, String id) {
+    this(endpoint, id, null);
+  }
+
+  HttpSession(Endpoint endpoint, String id, dev.herald.auth.@Nullable Principal owner) {
+    this.owner = new java.util.concurrent.atomic.AtomicReference<>(owner);
     this.endpoint = endpoint;
     this.config = endpoint.config;
     this.id = id;
     this.lastActivity = config.ticker.nanos();
+  }
+
+  /**
+   * Whether {@code caller} may use this session: the same party as its owner ({@link
+   * dev.herald.auth.Principal#sameParty}). A session restored from a cluster's directory has no
+   * owner on this node until its first request, whose principal it adopts (the directory does
+   * not carry the owner yet: docs/known-issues.md).
+   */
+  boolean ownedBy(dev.herald.auth.Principal caller) {
+    dev.herald.auth.Principal o = owner.get();
+    if (o == null && owner.compareAndSet(null, caller)) {
+      return true;
+    }
+    o = owner.get();
+    return o != null && o.sameParty(caller);
   }
 
   /** Connects a new server session to this HTTP session. */
@@ -264,7 +291,11 @@ public final class HttpSession {
    *
    * @return false if the id is already in use by an open request of this session
    */
-  boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
+  boolean acceptRequest(
+      JsonRpcMessage.Request request,
+      Exchange held,
+      boolean initialize,
+      dev.herald.auth.@Nullable Principal principal) {
     SseStream stream = new SseStream(this, streamId(), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
@@ -274,7 +305,7 @@ public final class HttpSession {
     }
     held.onPeerGone(stream::connectionFailed);
     held.keepOpen(); // waiting for a slow handler is not idle
-    deliver(new DecodedMessage.Valid(request));
+    deliver(new DecodedMessage.Valid(request), principal);
     if (closed) {
       stream.terminate(); // the session ended as the request arrived: answer 404, never hang
       return true;
@@ -291,6 +322,14 @@ public final class HttpSession {
 
   /** Hands a notification or response (or a request whose stream is registered) to the engine. */
   void deliver(DecodedMessage frame) {
+    deliver(frame, null);
+  }
+
+  /**
+   * As {@link #deliver(DecodedMessage)}, with the principal whose token the HTTP request carried
+   * (null on an open endpoint): the engine keeps it with the request it starts.
+   */
+  void deliver(DecodedMessage frame, dev.herald.auth.@Nullable Principal principal) {
     touch();
     lastInboundNanos = System.nanoTime();
     Transport.Receiver r = receiver;
@@ -299,6 +338,10 @@ public final class HttpSession {
     }
     inboundLock.lock();
     try {
+      ServerSession ss = serverSession;
+      if (principal != null && ss != null) {
+        EngineAccess.of(ss).principal(principal);
+      }
       r.onFrame(frame);
     } finally {
       inboundLock.unlock();
@@ -395,6 +438,10 @@ public final class HttpSession {
         s = new SseStream(this, streamId());
         streams.put(s.id, s);
         standing = s;
+        ClusterLink link = endpoint.cluster;
+        if (link != null) {
+          link.standingOpened(this, s.id); // another node can take it over with its events
+        }
       }
       return s;
     }
@@ -605,6 +652,11 @@ public final class HttpSession {
     @Override
     public void start(Receiver r) {
       receiver = r;
+    }
+
+    @Override
+    public java.util.Optional<String> sessionId() {
+      return java.util.Optional.of(id);
     }
 
     @Override

@@ -213,6 +213,14 @@ public final class SseStream implements SseSink.Listener {
    *     which receives what no connection has been given yet
    */
   Attach attach(SseSink newSink, long afterSeq) {
+    return attach(newSink, afterSeq, List.of());
+  }
+
+  /**
+   * As {@link #attach(SseSink, long)}, writing {@code prelude} first: the events of another
+   * node's standing stream that a client resuming it here has not seen ({@link #foreignEvent}).
+   */
+  Attach attach(SseSink newSink, long afterSeq, List<SseSink.Frame> prelude) {
     SseSink replaced = null;
     lock.lock();
     try {
@@ -257,10 +265,13 @@ public final class SseStream implements SseSink.Listener {
       dropFollowerLocked(); // the client reads it here now
       newSink.listener(this);
       sink = newSink;
-      if (replay.isEmpty() && fresh && session.priming()) {
+      if (replay.isEmpty() && prelude.isEmpty() && fresh && session.priming()) {
         newSink.enqueue(priming(++seq));
       } else {
         newSink.enqueue(new SseSink.Frame(-1, session.retryField(), null));
+      }
+      for (SseSink.Frame f : prelude) {
+        newSink.enqueue(f);
       }
       for (SseSink.Frame f : replay) {
         if (!newSink.enqueue(f)) {
@@ -709,6 +720,19 @@ public final class SseStream implements SseSink.Listener {
       idPrefix = prefix; // made once, on this stream's first event (an idle stream has none)
     }
     return new SseSink.Frame(s, prefix, json, true);
+  }
+
+  /**
+   * Event {@code s} of another stream ({@code streamId}), written whole, outside this stream's
+   * numbering: a standing stream's stored events replayed by the node taking it over.
+   */
+  static SseSink.Frame foreignEvent(String streamId, long s, byte[] json) {
+    byte[] head = HttpExchanges.ascii("id: " + streamId + "_" + s + "\ndata: ");
+    byte[] out = java.util.Arrays.copyOf(head, head.length + json.length + 2);
+    System.arraycopy(json, 0, out, head.length, json.length);
+    out[out.length - 2] = '\n';
+    out[out.length - 1] = '\n';
+    return new SseSink.Frame(-1, out, null);
   }
 
   /** {@code "id: <streamId>_"} as ASCII. Stream ids are decimal numbers, so ASCII. */

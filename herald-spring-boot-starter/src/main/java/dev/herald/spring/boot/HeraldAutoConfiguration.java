@@ -6,13 +6,16 @@ import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,8 +27,11 @@ import org.springframework.core.env.Environment;
  * backing off when the application defines its own:
  *
  * <ul>
- *   <li>an {@link McpServer} named by {@code herald.name}/{@code herald.version}, holding what
- *       every {@link McpServerCustomizer} bean adds (tools, resources, prompts, interceptors);
+ *   <li>an {@link McpServer} named by {@code herald.name}/{@code herald.version}, holding the
+ *       tools, prompts and resources of every bean whose class declares {@code @McpTool}, {@code
+ *       @McpPrompt}, {@code @McpResource} or {@code @McpResourceTemplate} methods (a mistake in
+ *       one fails start-up, naming the class, method and reason), then what every {@link
+ *       McpServerCustomizer} bean adds;
  *   <li>an {@link McpServlet} mounted at {@code herald.path} (default {@code /mcp}) with async
  *       support, on the container Spring Boot starts (Tomcat by default), with the Host/Origin
  *       allow-lists, session limits and event store bounds of {@link HeraldProperties}, then every
@@ -50,6 +56,9 @@ import org.springframework.core.env.Environment;
 @ConditionalOnProperty(prefix = "herald", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(HeraldProperties.class)
 public class HeraldAutoConfiguration {
+  /** The servlet's name in the container. */
+  static final String SERVLET_NAME = "herald";
+
   /** Spring calls it. */
   public HeraldAutoConfiguration() {}
 
@@ -67,6 +76,7 @@ public class HeraldAutoConfiguration {
       HeraldProperties properties,
       Environment environment,
       InFlightRequests inFlight,
+      ConfigurableListableBeanFactory beans,
       ObjectProvider<McpServerCustomizer> customizers) {
     String name = properties.getName();
     if (name == null) {
@@ -78,6 +88,10 @@ public class HeraldAutoConfiguration {
     String instructions = properties.getInstructions();
     if (instructions != null) {
       builder.instructions(instructions);
+    }
+    List<Object> annotated = AnnotatedBeans.find(beans);
+    if (!annotated.isEmpty()) {
+      builder.annotated(annotated.toArray());
     }
     customizers.orderedStream().forEach(c -> c.customize(builder));
     return builder.build();
@@ -97,9 +111,20 @@ public class HeraldAutoConfiguration {
     customizers.orderedStream().forEach(c -> c.customize(builder));
     ServletRegistrationBean<McpServlet> registration =
         new ServletRegistrationBean<>(builder.build(), mapping(properties.getPath()));
-    registration.setName("herald");
+    registration.setName(SERVLET_NAME);
     registration.setAsyncSupported(true);
     registration.setLoadOnStartup(1); // init() starts the housekeeping timer with the container
+    return registration;
+  }
+
+  /** Counts the endpoint's exchanges until their answers are written (graceful shutdown). */
+  @Bean
+  FilterRegistrationBean<OpenExchanges> heraldOpenExchanges() {
+    FilterRegistrationBean<OpenExchanges> registration =
+        new FilterRegistrationBean<>(new OpenExchanges());
+    registration.setName("heraldOpenExchanges");
+    registration.addServletNames(SERVLET_NAME);
+    registration.setAsyncSupported(true);
     return registration;
   }
 
@@ -107,6 +132,7 @@ public class HeraldAutoConfiguration {
   @Bean
   HeraldShutdown heraldShutdown(
       ServletRegistrationBean<McpServlet> heraldServletRegistration,
+      FilterRegistrationBean<OpenExchanges> heraldOpenExchanges,
       McpServer server,
       InFlightRequests inFlight,
       HeraldProperties properties) {
@@ -115,7 +141,11 @@ public class HeraldAutoConfiguration {
       throw new IllegalStateException("heraldServletRegistration holds no McpServlet");
     }
     Duration timeout = properties.getShutdownTimeout();
-    return new HeraldShutdown(servlet, server, inFlight, timeout);
+    OpenExchanges exchanges = heraldOpenExchanges.getFilter();
+    if (exchanges == null) {
+      throw new IllegalStateException("heraldOpenExchanges holds no filter");
+    }
+    return new HeraldShutdown(servlet, server, inFlight, exchanges, timeout);
   }
 
   /** {@code /mcp} becomes {@code /mcp/*}: the endpoint is the mapping, legacy SSE beneath it. */

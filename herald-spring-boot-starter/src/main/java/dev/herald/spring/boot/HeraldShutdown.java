@@ -17,10 +17,13 @@ import org.springframework.context.SmartLifecycle;
  *   <li>new requests are refused ({@link InFlightRequests}) and {@code subscriptions/listen}
  *       streams are ended as the 2026-07-28 subscriptions pattern asks ({@code
  *       McpServer.endListens});
- *   <li>calls in progress get up to {@code herald.shutdown-timeout} to finish;
- *   <li>the servlet's endpoint is closed: every session ends, which cancels the calls still
- *       running (their handlers see their cancellation token fire and are interrupted) and ends
- *       every SSE stream with a normal end of response.
+ *   <li>calls in progress get up to {@code herald.shutdown-timeout} to finish; the handlers
+ *       still running then are interrupted, and each call is answered with {@code -32603 Server
+ *       is shutting down} ({@link InFlightRequests#cancelRunning});
+ *   <li>the answers are written out ({@link OpenExchanges}: each POST's async cycle completes),
+ *       for at most {@link #GRACE};
+ *   <li>the servlet's endpoint is closed: every session ends, and every standing SSE stream ends
+ *       with a normal end of response.
  * </ol>
  *
  * The work runs on its own thread and reports to Spring's callback, so Spring's {@code
@@ -30,21 +33,30 @@ final class HeraldShutdown implements SmartLifecycle {
   /** Before the web server's graceful shutdown ({@code DEFAULT_PHASE - 1024}). */
   static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
+  /** How long cancelled calls get to answer, and answers to be written, before sessions end. */
+  static final Duration GRACE = Duration.ofSeconds(5);
+
   private static final System.Logger LOG = System.getLogger("dev.herald.spring.boot");
 
   private final McpServlet servlet;
   private final McpServer server;
   private final InFlightRequests inFlight;
+  private final OpenExchanges exchanges;
   private final Duration timeout;
 
   /** Written by Spring's lifecycle thread, read by any. */
   private volatile boolean running;
 
   HeraldShutdown(
-      McpServlet servlet, McpServer server, InFlightRequests inFlight, Duration timeout) {
+      McpServlet servlet,
+      McpServer server,
+      InFlightRequests inFlight,
+      OpenExchanges exchanges,
+      Duration timeout) {
     this.servlet = servlet;
     this.server = server;
     this.inFlight = inFlight;
+    this.exchanges = exchanges;
     this.timeout = timeout;
   }
 
@@ -84,7 +96,10 @@ final class HeraldShutdown implements SmartLifecycle {
             "Herald: {0} MCP request(s) still running after {1}; cancelling them",
             inFlight.running(),
             timeout);
+        inFlight.cancelRunning();
+        inFlight.awaitIdle(GRACE);
       }
+      exchanges.awaitNone(GRACE); // the answers are written
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
