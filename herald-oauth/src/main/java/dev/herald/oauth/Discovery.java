@@ -61,7 +61,7 @@ final class Discovery {
           break;
         }
         failures.add(e.getMessage());
-      } catch (ParseException e) {
+      } catch (ParseException | RuntimeException e) {
         failures.add(location + " is not a JSON object");
       }
     }
@@ -76,7 +76,10 @@ final class Discovery {
     if (metadata.get(member) instanceof String s) {
       try {
         URI uri = new URI(s);
-        if (uri.isAbsolute()) {
+        String scheme = uri.getScheme();
+        if (uri.isAbsolute()
+            && uri.getHost() != null
+            && ("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme))) {
           return uri;
         }
       } catch (java.net.URISyntaxException e) {

@@ -61,9 +61,13 @@ final class HttpFetch {
     if (remaining <= 0) {
       throw new FetchException(uri + " was not asked: no time was left", true, null);
     }
-    request.timeout(Duration.ofNanos(remaining));
-    CompletableFuture<HttpResponse<byte[]>> exchange =
-        client.sendAsync(request.build(), info -> limited(MAX_BODY_BYTES));
+    CompletableFuture<HttpResponse<byte[]>> exchange;
+    try {
+      request.timeout(Duration.ofNanos(remaining));
+      exchange = client.sendAsync(request.build(), info -> limited(MAX_BODY_BYTES));
+    } catch (IllegalArgumentException e) {
+      throw new FetchException(uri + " cannot be asked: " + e.getMessage(), false, e);
+    }
     HttpResponse<byte[]> response;
     try {
       response = exchange.get(remaining, TimeUnit.NANOSECONDS);

@@ -129,7 +129,7 @@ public final class IntrospectionTokenVerifier implements TokenVerifier, AutoClos
     Map<String, Object> json;
     try {
       json = JSONObjectUtils.parse(new String(answer, StandardCharsets.UTF_8));
-    } catch (ParseException e) {
+    } catch (ParseException | RuntimeException e) {
       throw new InvalidTokenException(
           "the token could not be verified: the introspection answer is not a JSON object");
     }

@@ -148,7 +148,7 @@ final class JwksKeys {
     String body = new String(http.get(uri, deadline), StandardCharsets.UTF_8);
     try {
       return JWKSet.parse(body).toPublicJWKSet();
-    } catch (ParseException e) {
+    } catch (ParseException | RuntimeException e) {
       throw new HttpFetch.FetchException(uri + " is not a JWK set", false, e);
     }
   }

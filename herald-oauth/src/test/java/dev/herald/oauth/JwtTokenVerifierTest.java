@@ -419,4 +419,17 @@ class JwtTokenVerifierTest {
       as.jwksHold = null;
     }
   }
+
+  @Test
+  void aJwksAnswerThatIsNotAKeySetIsARefusalNamingIt() throws Exception {
+    try (JwtTokenVerifier v =
+        verifier()
+            .jwksUri(java.net.URI.create(as.issuer() + "/.well-known/oauth-authorization-server"))
+            .build()) {
+      assertThat(refusal(v, as.sign(key)))
+          .startsWith(
+              "the token could not be verified: the authorization server's keys are unavailable")
+          .contains("is not a JWK set");
+    }
+  }
 }

@@ -262,27 +262,37 @@ class SpringAuthorizationServerTest {
     }
   }
 
-  @Test
-  void theAuthorizationCodeFlowWithPkceYieldsAUsersTokenForTheRequestedResource() throws Exception {
-    String verifierString =
-        Base64URL.encode(new java.security.SecureRandom().generateSeed(32)).toString();
-    String challenge =
-        Base64URL.encode(
-                java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(verifierString.getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
-            .toString();
-    String redirect = "http://127.0.0.1:4444/callback"; // a loopback redirect: any port
+  /** PKCE's verifier and S256 challenge (RFC 7636). */
+  private record Pkce(String verifier, String challenge) {
+    static Pkce create() throws Exception {
+      String verifier =
+          Base64URL.encode(new java.security.SecureRandom().generateSeed(32)).toString();
+      String challenge =
+          Base64URL.encode(
+                  java.security.MessageDigest.getInstance("SHA-256")
+                      .digest(verifier.getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
+              .toString();
+      return new Pkce(verifier, challenge);
+    }
+  }
+
+  /**
+   * Follows the authorization URL as the logged-in user (auto-login) and returns the code the
+   * redirect carries.
+   */
+  private static String authorizationCode(String clientId, String redirect, Pkce pkce)
+      throws Exception {
     URI authorize =
         URI.create(
             as.authorizationEndpoint()
                 + "?response_type=code&client_id="
-                + AuthorizationServerProcess.PUBLIC_CLIENT_ID
+                + clientId
                 + "&redirect_uri="
                 + enc(redirect)
                 + "&scope="
                 + enc("tools:call")
                 + "&state=st4te&code_challenge="
-                + challenge
+                + pkce.challenge()
                 + "&code_challenge_method=S256&resource="
                 + enc(RESOURCE));
     try (HttpClient http = HttpClient.newHttpClient()) {
@@ -294,33 +304,73 @@ class SpringAuthorizationServerTest {
       assertThat(location.toString()).startsWith(redirect + "?");
       Map<String, String> query = query(location.getRawQuery());
       assertThat(query).containsEntry("state", "st4te");
+      return query.get("code");
+    }
+  }
 
-      HttpResponse<String> tokens =
-          http.send(
-              HttpRequest.newBuilder(as.tokenEndpoint())
-                  .header("Content-Type", "application/x-www-form-urlencoded")
-                  .POST(
-                      HttpRequest.BodyPublishers.ofString(
-                          "grant_type=authorization_code&code="
-                              + enc(query.get("code"))
-                              + "&redirect_uri="
-                              + enc(redirect)
-                              + "&client_id="
-                              + AuthorizationServerProcess.PUBLIC_CLIENT_ID
-                              + "&code_verifier="
-                              + verifierString
-                              + "&resource="
-                              + enc(RESOURCE)))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      assertThat(tokens.statusCode()).as(tokens.body()).isEqualTo(200);
-      Map<String, Object> json = JSONObjectUtils.parse(tokens.body());
-      try (JwtTokenVerifier v = verifier().build()) {
-        Principal p = v.verify((String) json.get("access_token"));
-        assertThat(p.subject()).isEqualTo(AuthorizationServerProcess.USER);
-        assertThat(p.clientId()).isEqualTo(AuthorizationServerProcess.PUBLIC_CLIENT_ID);
-        assertThat(p.scopes()).containsExactly("tools:call");
-      }
+  @Test
+  void theAuthorizationCodeFlowWithPkceYieldsAUsersTokenForTheRequestedResource() throws Exception {
+    String redirect = "http://127.0.0.1:4444/callback"; // a loopback redirect: any port
+    Pkce pkce = Pkce.create();
+    String code = authorizationCode(AuthorizationServerProcess.PUBLIC_CLIENT_ID, redirect, pkce);
+    Map<String, Object> tokens =
+        JSONObjectUtils.parse(
+            as.tokenRequest(
+                "grant_type=authorization_code&code="
+                    + enc(code)
+                    + "&redirect_uri="
+                    + enc(redirect)
+                    + "&client_id="
+                    + AuthorizationServerProcess.PUBLIC_CLIENT_ID
+                    + "&code_verifier="
+                    + pkce.verifier()
+                    + "&resource="
+                    + enc(RESOURCE),
+                null,
+                null));
+    try (JwtTokenVerifier v = verifier().build()) {
+      Principal p = v.verify((String) tokens.get("access_token"));
+      assertThat(p.subject()).isEqualTo(AuthorizationServerProcess.USER);
+      assertThat(p.clientId()).isEqualTo(AuthorizationServerProcess.PUBLIC_CLIENT_ID);
+      assertThat(p.scopes()).containsExactly("tools:call");
+    }
+  }
+
+  @Test
+  void aConfidentialClientsRefreshTokenYieldsANewTokenForTheSameResource() throws Exception {
+    String redirect = "http://127.0.0.1:4445/callback";
+    Pkce pkce = Pkce.create();
+    String code =
+        authorizationCode(AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID, redirect, pkce);
+    Map<String, Object> tokens =
+        JSONObjectUtils.parse(
+            as.tokenRequest(
+                "grant_type=authorization_code&code="
+                    + enc(code)
+                    + "&redirect_uri="
+                    + enc(redirect)
+                    + "&code_verifier="
+                    + pkce.verifier()
+                    + "&resource="
+                    + enc(RESOURCE),
+                AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID,
+                AuthorizationServerProcess.CONFIDENTIAL_CLIENT_SECRET));
+    assertThat(tokens.get("refresh_token")).isInstanceOf(String.class);
+    Map<String, Object> refreshed =
+        JSONObjectUtils.parse(
+            as.tokenRequest(
+                "grant_type=refresh_token&refresh_token="
+                    + enc((String) tokens.get("refresh_token"))
+                    + "&resource="
+                    + enc(RESOURCE),
+                AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID,
+                AuthorizationServerProcess.CONFIDENTIAL_CLIENT_SECRET));
+    try (JwtTokenVerifier v = verifier().build()) {
+      Principal first = v.verify((String) tokens.get("access_token"));
+      Principal second = v.verify((String) refreshed.get("access_token"));
+      assertThat(second.subject()).isEqualTo(AuthorizationServerProcess.USER);
+      assertThat(second.sameParty(first)).isTrue();
+      assertThat(second.clientId()).isEqualTo(AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID);
     }
   }
 

@@ -188,6 +188,28 @@ public class AuthorizationServerMain {
       }
     }
     clients.add(pub.build());
+    RegisteredClient.Builder web =
+        RegisteredClient.withId(UUID.randomUUID().toString())
+            .clientId(AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID)
+            .clientSecret("{noop}" + AuthorizationServerProcess.CONFIDENTIAL_CLIENT_SECRET)
+            .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+            .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST)
+            .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+            .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
+            .redirectUri(AuthorizationServerProcess.REDIRECT_URI)
+            .scopes(s -> s.addAll(scopes))
+            .clientSettings(
+                ClientSettings.builder()
+                    .requireProofKey(true)
+                    .requireAuthorizationConsent(false)
+                    .build())
+            .tokenSettings(TokenSettings.builder().accessTokenTimeToLive(ttl).build());
+    for (String uri : env.getProperty("herald.redirect-uris", "").split(",", -1)) {
+      if (!uri.isBlank()) {
+        web.redirectUri(uri.strip());
+      }
+    }
+    clients.add(web.build());
     return new InMemoryRegisteredClientRepository(clients);
   }
 

@@ -41,6 +41,9 @@ import java.util.regex.Pattern;
  *       endpoint;
  *   <li>{@link #PUBLIC_CLIENT_ID}: public, {@code authorization_code} with PKCE and refresh
  *       tokens, redirect {@link #REDIRECT_URI} (any port: RFC 8252 loopback), user {@link #USER}.
+ *       Spring Authorization Server issues no refresh token to a public client;
+ *   <li>{@link #CONFIDENTIAL_CLIENT_ID}: the same flow for a confidential client, which gets
+ *       refresh tokens.
  * </ul>
  *
  * <p>Scopes {@code tools:read}, {@code tools:call}, {@code admin} and {@code openid}. The access
@@ -63,6 +66,8 @@ public final class AuthorizationServerProcess implements AutoCloseable {
   public static final String RESOURCE_CLIENT_ID = "herald-resource";
   public static final String RESOURCE_CLIENT_SECRET = "resource-secret";
   public static final String PUBLIC_CLIENT_ID = "herald-public";
+  public static final String CONFIDENTIAL_CLIENT_ID = "herald-confidential";
+  public static final String CONFIDENTIAL_CLIENT_SECRET = "confidential-secret";
   public static final String REDIRECT_URI = "http://127.0.0.1/callback";
   public static final String USER = "alice";
   public static final String PASSWORD = "password";
@@ -293,6 +298,16 @@ public final class AuthorizationServerProcess implements AutoCloseable {
       throw new IllegalStateException("no access token in the token response: " + body);
     }
     return m.group(1);
+  }
+
+  /**
+   * The token endpoint's JSON answer to a form {@code POST} authenticated with HTTP Basic as
+   * {@code clientId}, or without client authentication when it is null (a public client).
+   *
+   * @throws IllegalStateException when the server answers anything but 200
+   */
+  public String tokenRequest(String form, String clientId, String clientSecret) {
+    return post(tokenEndpoint(), form, clientId, clientSecret);
   }
 
   /** Revokes {@code token} (RFC 7009), authenticated as the client it was issued to. */
