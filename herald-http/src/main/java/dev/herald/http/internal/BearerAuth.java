@@ -186,7 +186,7 @@ final class BearerAuth {
               } else if (exp != null && !exp.isAfter(Instant.now())) {
                 unauthorized(ex, "invalid_token", "the token has expired");
               } else {
-                then.accept(p);
+                proceed(ex, p, then);
               }
             });
     Scheduler.Cancellable t =
@@ -202,6 +202,25 @@ final class BearerAuth {
       t.cancel();
     }
     verifying.start();
+  }
+
+  /**
+   * Runs the request on as {@code p}. The continuation runs on the verifier's thread: if it
+   * throws (a bug, or a module that cannot reach what it needs), the request is still answered
+   * ({@code 500}, or aborted when the answer had begun) instead of hanging until the client gives
+   * up.
+   */
+  private static void proceed(Exchange ex, Principal p, Consumer<Principal> then) {
+    try {
+      then.accept(p);
+    } catch (RuntimeException | Error e) {
+      LOG.log(System.Logger.Level.ERROR, "serving an authorized request failed", e);
+      try {
+        HttpExchanges.error(ex, 500, null, ErrorCodes.INTERNAL_ERROR, "Internal error");
+      } catch (RuntimeException | Error again) {
+        ex.abort(e);
+      }
+    }
   }
 
   private static boolean settle(
