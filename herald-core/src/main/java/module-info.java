@@ -29,6 +29,7 @@ module dev.herald.core {
   exports dev.herald.transport.stdio;
   exports dev.herald.transport.http;
   exports dev.herald.server;
+  exports dev.herald.server.annotation;
   exports dev.herald.client;
   exports dev.herald.client.auth;
   exports dev.herald.tasks;

@@ -5,6 +5,7 @@ import dev.herald.http.McpHttpServer;
 import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
+import dev.herald.server.TaskSettings;
 import dev.herald.session.EventListener;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -67,7 +68,8 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "URI",
       description =
           "With --port: join the cluster of nodes that share this Redis (redis://host:port), so"
-              + " any node behind a load balancer serves any session (docs/scale-out.md).")
+              + " any node behind a load balancer serves any session, streams resume on any node"
+              + " and tasks are kept in Redis (docs/scale-out.md).")
   java.net.URI redis;
 
   /** The values of {@code --eras}. */
@@ -131,14 +133,44 @@ final class ServeCommand implements Callable<Integer> {
     return c;
   }
 
+  /** How long a node starting with {@code --redis} keeps trying to reach Redis. */
+  static final java.time.Duration REDIS_WAIT = java.time.Duration.ofSeconds(60);
+
+  /**
+   * Joins the cluster, trying again for {@link #REDIS_WAIT} while Redis cannot be reached (a node
+   * started beside Redis, or on a busy machine, may try before Redis answers).
+   */
+  private static RedisCluster joinCluster(java.net.URI uri) throws InterruptedException {
+    long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
+    while (true) {
+      try {
+        return RedisCluster.connect(uri);
+      } catch (dev.herald.redis.RedisUnavailableException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        System.err.println("herald: Redis not reachable yet (" + e.getMessage() + "); retrying");
+        Thread.sleep(1000);
+      }
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
-    McpServer server = DemoFixture.server(EventListener.NONE, eras.served);
     if (mode == null || mode.port == null) {
-      server.serveStdio();
+      DemoFixture.server(EventListener.NONE, eras.served).serveStdio();
       return 0;
     }
-    RedisCluster cluster = redis == null ? null : RedisCluster.connect(redis);
+    RedisCluster cluster = redis == null ? null : joinCluster(redis);
+    // A cluster node keeps its tasks in Redis: readable from every node, and failed by the others
+    // when this node dies.
+    McpServer server =
+        DemoFixture.server(
+            EventListener.NONE,
+            eras.served,
+            cluster == null
+                ? TaskSettings.defaults()
+                : TaskSettings.builder().store(cluster.stores()::taskStore).build());
     McpHttpServer.Builder builder =
         McpHttpServer.builder()
             .server(server)
@@ -157,6 +189,7 @@ final class ServeCommand implements Callable<Integer> {
             new Thread(
                 () -> {
                   http.close();
+                  server.close();
                   if (cluster != null) {
                     cluster.close();
                   }

@@ -235,6 +235,7 @@ public final class McpClient implements AutoCloseable {
         .scheduler(s.scheduler())
         .defaultCallOptions(s.defaults())
         .eventListener(s.eventListeners().create(EventListener.Role.CLIENT))
+        .senders(s.interceptors())
         .build();
   }
 
@@ -1504,7 +1505,9 @@ public final class McpClient implements AutoCloseable {
      * sampling/createMessage}, {@code elicitation/create}, {@code roots/list}) runs through, after
      * the ones added before it and before Herald's own gates (method and protocol version,
      * declared capability) and the host's handler; see {@link Interceptor} for the contract. Use
-     * it to audit or refuse what a server asks of the host. Default: none.
+     * it to audit or refuse what a server asks of the host. Its {@link Interceptor#sending} also
+     * sees every request this client sends, and may add {@code _meta} entries to it (trace
+     * context). Default: none.
      */
     public Builder interceptor(Interceptor<McpClient> interceptor) {
       interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));

@@ -80,6 +80,11 @@ final class ModernWire implements Transport {
   }
 
   @Override
+  public java.util.Optional<String> sessionId() {
+    return inner.sessionId();
+  }
+
+  @Override
   public void close() {
     inner.close();
   }

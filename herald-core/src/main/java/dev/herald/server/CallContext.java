@@ -79,6 +79,12 @@ final class CallContext implements RequestContext {
   }
 
   @Override
+  public java.util.Optional<dev.herald.auth.Principal> principal() {
+    dev.herald.auth.Principal p = call.principal();
+    return p != null ? java.util.Optional.of(p) : session.principal();
+  }
+
+  @Override
   public Optional<Implementation> clientInfo() {
     RequestMeta stateless = call.requestMeta();
     return stateless != null ? Optional.ofNullable(stateless.clientInfo()) : session.clientInfo();

@@ -148,6 +148,9 @@ public final class McpServer {
   /** The method table and interceptor chain every session's requests run through. */
   final MethodTable<ServerSession> methods;
 
+  /** The interceptors, whose {@link Interceptor#sending} sees the sessions' requests to clients. */
+  final List<Interceptor<ServerSession>> interceptors;
+
   final EventListener.Factory eventListeners;
 
   /** Which protocol eras this server answers. */
@@ -158,6 +161,9 @@ public final class McpServer {
 
   /** Tasks running on this server and the store that keeps them (both eras). */
   final TaskRuntime taskRuntime;
+
+  /** The scopes each entry requires ({@link Builder#toolScopes}). */
+  final EntryScopes scopes;
 
   /** The caching hint of each area, for stateless results ({@link StatelessResults}). */
   private final java.util.EnumMap<CacheArea, CacheHint> cacheHints;
@@ -177,6 +183,7 @@ public final class McpServer {
 
   private McpServer(Builder b) {
     this.eras = b.eras;
+    this.scopes = b.scopes.build();
     this.requestStates = new RequestStateCodec(b.requestState);
     this.cacheHints = new java.util.EnumMap<>(b.cacheHints);
     this.extensions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.extensions));
@@ -212,6 +219,7 @@ public final class McpServer {
     this.resourceAccess = b.resourceAccess;
     this.pagination = new Pagination(b.pageSize);
     this.methods = ServerMethods.table(b.interceptors);
+    this.interceptors = List.copyOf(b.interceptors);
     this.eventListeners = b.eventListeners;
     this.taskRuntime = new TaskRuntime(b.tasks, b.scheduler);
     taskRuntime.observe(t -> LegacyTasks.onChange(this, t));
@@ -355,6 +363,23 @@ public final class McpServer {
   /** Live sessions. */
   public List<ServerSession> sessions() {
     return List.copyOf(sessions);
+  }
+
+  /**
+   * The OAuth scopes a request needs, as {@link Builder#toolScopes}, {@link
+   * Builder#resourceScopes} and {@link Builder#promptScopes} declared them: those of the tool a
+   * {@code tools/call} names, of the prompt a {@code prompts/get} names, or of the resource or
+   * template the uri of a {@code resources/read} or {@code resources/subscribe} resolves to in the
+   * server's catalog; empty for every other request. An HTTP endpoint with authorization asks it
+   * before a request reaches a session, to answer {@code 403 insufficient_scope} (MCP
+   * 2025-11-25 basic/authorization, "Scope Challenge Handling"); the method table asks it again
+   * before the handler runs.
+   *
+   * @param params the request's params, or {@code null}
+   */
+  public Set<String> requiredScopes(
+      String method, tools.jackson.databind.@Nullable JsonNode params) {
+    return scopes.required(method, params, resourceCatalog::resolve);
   }
 
   /** The server-wide tools, sorted by name (a session may see more: {@link ServerSession#tools}). */
@@ -618,8 +643,58 @@ public final class McpServer {
     private final LinkedHashMap<String, ObjectNode> extensions = new LinkedHashMap<>();
     private RequestStateSettings requestState = RequestStateSettings.defaults();
     TaskSettings tasks = TaskSettings.defaults();
+    private final EntryScopes.Builder scopes = new EntryScopes.Builder();
 
     private Builder() {}
+
+    /**
+     * The OAuth scopes a caller's access token must grant to call the tool {@code name} (MCP
+     * 2025-11-25 basic/authorization, "Scope Challenge Handling"). Checked only for requests that
+     * carry a principal, that is on an HTTP endpoint with authorization (e.g. {@code
+     * McpHttpServer.Builder#authorization}); stdio and unprotected endpoints are not affected.
+     * A principal without every scope does not see the tool in {@code tools/list}, and its {@code
+     * tools/call} is refused before the handler runs: on HTTP with {@code 403} and {@code
+     * WWW-Authenticate: Bearer error="insufficient_scope", scope="..."} so the client can step
+     * up; elsewhere with a JSON-RPC error (-32600). Applies to the tool of that name whenever it
+     * is registered (here, with {@link McpServer#addTool} later, or on a session).
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder()
+     *     .tool(deleteTool, deleteHandler)
+     *     .toolScopes("delete", "files:write")
+     *     .build();
+     * }
+     *
+     * @throws IllegalArgumentException if no scope is given, a scope is not an RFC 6749 scope
+     *     token, or the tool's scopes were already set
+     */
+    public Builder toolScopes(String name, String... scopes) {
+      this.scopes.tool(name, scopes);
+      return this;
+    }
+
+    /**
+     * The OAuth scopes needed to read or subscribe to a resource, as {@link #toolScopes} for
+     * tools: {@code uriOrTemplate} is a resource's uri or a resource template's {@code
+     * uriTemplate}, and guards every uri that resolves to that entry. The entry is left out of
+     * {@code resources/list} (or {@code resources/templates/list}) for a principal without them.
+     *
+     * @throws IllegalArgumentException as {@link #toolScopes}
+     */
+    public Builder resourceScopes(String uriOrTemplate, String... scopes) {
+      this.scopes.resource(uriOrTemplate, scopes);
+      return this;
+    }
+
+    /**
+     * The OAuth scopes needed to get the prompt {@code name}, as {@link #toolScopes} for tools.
+     *
+     * @throws IllegalArgumentException as {@link #toolScopes}
+     */
+    public Builder promptScopes(String name, String... scopes) {
+      this.scopes.prompt(name, scopes);
+      return this;
+    }
 
     /**
      * The caching hint put on the complete results of {@code area} for stateless (2026-07-28)
@@ -628,7 +703,9 @@ public final class McpServer {
      * authorization contexts, e.g. by a gateway; {@code private}: not). Every page of a list gets
      * the same hint. Default for every area: {@code ttlMs: 0}, {@code private} (fresh on every
      * use, never shared); raise it only for catalogs that change rarely, and say {@code public}
-     * only if no request's authorization changes what it sees.
+     * only if no request's authorization changes what it sees. An area with {@linkplain
+     * #toolScopes scoped entries} is always {@code private} for a request that carries a
+     * principal: its lists differ per principal.
      *
      * {@snippet :
      * McpServer server = McpServer.builder()
@@ -691,7 +768,8 @@ public final class McpServer {
     /**
      * How the {@code requestState} of a 2026-07-28 {@code InputRequiredResult} is signed, bound
      * and bounded: keys (with rotation), lifetime, principal hook (default {@link
-     * RequestStateSettings#defaults()}: a random per-process key, 10 minutes).
+     * RequestStateSettings#defaults()}: a random per-process key, 10 minutes, bound to the party
+     * of {@link RequestContext#principal()} when there is one).
      *
      * @throws NullPointerException if {@code settings} is null
      */
@@ -715,7 +793,9 @@ public final class McpServer {
      * Adds an interceptor that every request of every session runs through, after the ones added
      * before it and before Herald's own gates (method and protocol version, lifecycle, declared
      * capability) and the method's handler; see {@link Interceptor} for the contract. Use it for
-     * audit logs, rate limits or authorization. Default: none.
+     * audit logs, rate limits or authorization. Its {@link Interceptor#sending} also sees every
+     * request a session sends to its client (sampling, elicitation, roots, ping), and may add
+     * {@code _meta} entries to it (trace context). Default: none.
      *
      * {@snippet :
      * McpServer server = McpServer.builder()
@@ -1005,6 +1085,28 @@ public final class McpServer {
     public <R extends Record> Builder tool(
         String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
       return add(RegisteredTool.typed(name, description, argsRecord, handler));
+    }
+
+    /**
+     * Registers the tools, prompts, resources and resource templates declared by annotated
+     * methods of {@code beans} ({@link dev.herald.server.annotation.McpTool}, {@link
+     * dev.herald.server.annotation.McpPrompt}, {@link dev.herald.server.annotation.McpResource},
+     * {@link dev.herald.server.annotation.McpResourceTemplate}; see each for how parameters and
+     * results map). Every object is read now, and every mistake in them is reported at once.
+     *
+     * {@snippet :
+     * McpServer server = McpServer.builder().annotated(new Weather(), new Greetings()).build();
+     * }
+     *
+     * @throws IllegalArgumentException listing each problem as {@code Class.method: reason} (an
+     *     unsupported parameter or return type, a missing parameter name, two context parameters,
+     *     a template variable without a parameter, a non-public method, a name declared twice or
+     *     already registered, an object with no annotated method...)
+     * @throws NullPointerException if a bean is null
+     */
+    public Builder annotated(Object... beans) {
+      AnnotatedEntries.scan(beans).registerOn(this);
+      return this;
     }
 
     private Builder add(RegisteredTool t) {

@@ -22,7 +22,13 @@ final class PromptMethods {
 
   static ListPromptsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Prompt> page =
-        session.server().pagination.page(call.method(), session.promptList(call), p.cursor());
+        session
+            .server()
+            .pagination
+            .page(
+                call.method(),
+                Visibility.prompts(session, call, session.promptList(call)),
+                p.cursor());
     return ListPromptsResult.of(page.items(), page.nextCursor());
   }
 

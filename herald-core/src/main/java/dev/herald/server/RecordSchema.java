@@ -1,8 +1,10 @@
 package dev.herald.server;
 
+import dev.herald.server.annotation.McpParam;
 import dev.herald.wire.McpJson;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.AnnotatedType;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
@@ -10,10 +12,14 @@ import java.lang.reflect.WildcardType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -24,15 +30,22 @@ import tools.jackson.databind.node.ObjectNode;
  * becomes a property of the same name. Supported types: {@code String} (and {@code char}),
  * integral numbers ({@code int}, {@code long}, {@code short}, {@code byte}, their boxes,
  * {@code BigInteger}), other numbers ({@code double}, {@code float}, their boxes,
- * {@code BigDecimal}), {@code boolean}, enums (by constant name), {@code List}/{@code Set}/{@code
+ * {@code BigDecimal}), {@code boolean}, enums (by the name Jackson reads: a {@code @JsonValue}, else the constant's), {@code List}/{@code Set}/{@code
  * Collection} and arrays of a supported type, {@code Map<String, T>}, and nested records. A
  * component is required unless it is {@code Optional<T>} or annotated with any annotation named
- * {@code Nullable} (JSpecify's type-use one included). Objects forbid unknown properties, so a
+ * {@code Nullable} (JSpecify's type-use one included), or {@code @McpParam(required = false)}; a
+ * component's {@code @McpParam} description becomes its property's {@code description}. Objects forbid unknown properties, so a
  * misspelt argument fails validation instead of being ignored. {@code int} components carry their
  * 32-bit bounds. Anything else, and recursive records, are refused at registration.
  */
 final class RecordSchema {
   private RecordSchema() {}
+
+  /**
+   * One property of a derived object schema: its name, its Java type ({@code Optional} already
+   * unwrapped), whether it is required, and its {@code description} if any.
+   */
+  record Property(String name, Type type, boolean required, @Nullable String description) {}
 
   /**
    * The schema of {@code type}.
@@ -43,6 +56,47 @@ final class RecordSchema {
     return objectSchema(type, new ArrayDeque<>());
   }
 
+  /**
+   * The object schema of the given properties, in order (an annotated method's parameters);
+   * {@code closed} adds {@code additionalProperties: false}.
+   *
+   * @throws IllegalArgumentException naming the property whose type cannot be described
+   */
+  static ObjectNode of(List<Property> properties, boolean closed) {
+    return objectSchema(properties, closed, new ArrayDeque<>(), "");
+  }
+
+  /** The schema of one value of {@code type} (a property's, or an annotated method's result). */
+  static ObjectNode valueSchema(Type type) {
+    return schemaOf(type, new ArrayDeque<>());
+  }
+
+  /**
+   * Whether a property of declared type {@code t} on {@code element} may be absent: {@code
+   * Optional<T>}, any annotation named {@code Nullable} (declaration or type-use), or {@code
+   * McpParam(required = false)}.
+   */
+  static boolean optional(Type t, AnnotatedElement element, AnnotatedType annotated) {
+    McpParam param = element.getAnnotation(McpParam.class);
+    return (t instanceof ParameterizedType p && p.getRawType() == Optional.class)
+        || nullable(element)
+        || nullable(annotated)
+        || (param != null && !param.required());
+  }
+
+  /** {@code t} without an outer {@code Optional}. */
+  static Type unwrapOptional(Type t) {
+    return t instanceof ParameterizedType p && p.getRawType() == Optional.class
+        ? p.getActualTypeArguments()[0]
+        : t;
+  }
+
+  /** The {@link McpParam} description on {@code element}, or null when none or blank. */
+  static @Nullable String description(AnnotatedElement element) {
+    McpParam param = element.getAnnotation(McpParam.class);
+    return param == null || param.description().isBlank() ? null : param.description();
+  }
+
   private static ObjectNode objectSchema(Class<?> type, Deque<Class<?>> path) {
     if (path.contains(type)) {
       throw new IllegalArgumentException(
@@ -51,32 +105,47 @@ final class RecordSchema {
               + " refers to itself; recursive argument types are not supported");
     }
     path.push(type);
+    List<Property> properties = new ArrayList<>();
+    for (RecordComponent c : type.getRecordComponents()) {
+      Type t = c.getGenericType();
+      properties.add(
+          new Property(
+              c.getName(),
+              unwrapOptional(t),
+              !optional(t, c, c.getAnnotatedType()),
+              description(c)));
+    }
+    ObjectNode schema = objectSchema(properties, true, path, type.getSimpleName() + ".");
+    path.pop();
+    return schema;
+  }
+
+  private static ObjectNode objectSchema(
+      List<Property> properties, boolean closed, Deque<Class<?>> path, String owner) {
     ObjectNode schema = McpJson.object().put("type", "object");
     ObjectNode props = schema.putObject("properties");
     ArrayNode required = McpJson.mapper().createArrayNode();
-    for (RecordComponent c : type.getRecordComponents()) {
-      Type t = c.getGenericType();
-      boolean optional = false;
-      if (t instanceof ParameterizedType p && p.getRawType() == Optional.class) {
-        t = p.getActualTypeArguments()[0];
-        optional = true;
-      }
-      optional |= nullable(c) || nullable(c.getAnnotatedType());
+    for (Property p : properties) {
+      ObjectNode property;
       try {
-        props.set(c.getName(), schemaOf(t, path));
+        property = schemaOf(p.type(), path);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(
-            type.getSimpleName() + "." + c.getName() + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(owner + p.name() + ": " + e.getMessage(), e);
       }
-      if (!optional) {
-        required.add(c.getName());
+      if (p.description() != null) {
+        property.put("description", p.description());
+      }
+      props.set(p.name(), property);
+      if (p.required()) {
+        required.add(p.name());
       }
     }
     if (!required.isEmpty()) {
       schema.set("required", required);
     }
-    schema.put("additionalProperties", false);
-    path.pop();
+    if (closed) {
+      schema.put("additionalProperties", false);
+    }
     return schema;
   }
 
@@ -137,7 +206,9 @@ final class RecordSchema {
       ObjectNode s = McpJson.object().put("type", "string");
       ArrayNode values = s.putArray("enum");
       for (Object constant : c.getEnumConstants()) {
-        values.add(((Enum<?>) constant).name());
+        // the value Jackson reads and writes (a @JsonValue wire name, else the constant's name)
+        JsonNode wire = McpJson.mapper().valueToTree(constant);
+        values.add(wire.isString() ? wire.stringValue() : ((Enum<?>) constant).name());
       }
       return s;
     }

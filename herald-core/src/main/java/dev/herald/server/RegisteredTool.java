@@ -64,7 +64,7 @@ record RegisteredTool(
     return tool.name();
   }
 
-  private static String bindFailure(Exception e) {
+  static String bindFailure(Exception e) {
     if (e instanceof JacksonException je) {
       String msg = je.getOriginalMessage() == null ? "malformed value" : je.getOriginalMessage();
       int cut = msg.indexOf('\n');

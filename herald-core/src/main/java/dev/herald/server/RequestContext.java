@@ -44,6 +44,17 @@ public interface RequestContext {
   ServerSession session();
 
   /**
+   * Who is calling: the principal whose access token this request carried, as the HTTP
+   * endpoint's {@link dev.herald.auth.TokenVerifier} established it (MCP 2025-11-25
+   * basic/authorization). For a task, the principal of the request that created it. Empty
+   * without authorization (stdio, an unprotected HTTP endpoint). The token itself is never
+   * available: handlers must not pass it on to other services.
+   */
+  default Optional<dev.herald.auth.Principal> principal() {
+    return session().principal();
+  }
+
+  /**
    * The client's self-reported {@code clientInfo} for this request: from the request's {@code
    * _meta["io.modelcontextprotocol/clientInfo"]} for a stateless (2026-07-28) request, from
    * {@code initialize} otherwise. Self-reported: never a security input.

@@ -106,7 +106,7 @@ public final class RequestStateSettings {
     private Duration ttl = DEFAULT_TTL;
     private Clock clock = Clock.systemUTC();
     private int maxLength = DEFAULT_MAX_LENGTH;
-    private Function<RequestContext, @Nullable String> principal = context -> null;
+    private Function<RequestContext, @Nullable String> principal = Builder::verifiedParty;
 
     private Builder() {}
 
@@ -190,9 +190,23 @@ public final class RequestStateSettings {
     }
 
     /**
+     * The default principal hook: the party of {@link RequestContext#principal()} (issuer and
+     * subject, so a refreshed or stepped-up token is the same party; {@link
+     * dev.herald.auth.Principal#sameParty}), or {@code null} without authorization.
+     */
+    static @Nullable String verifiedParty(RequestContext context) {
+      return context
+          .principal()
+          .map(p -> (p.issuer() == null ? "" : p.issuer()) + "\n" + p.subject())
+          .orElse(null);
+    }
+
+    /**
      * Who is asking, for binding a state to its principal: the hook returns an identifier of the
-     * authenticated principal behind the request, or {@code null} when there is none (the
-     * default). A state issued to one principal is refused for another. Only a digest of the
+     * authenticated principal behind the request, or {@code null} when there is none. The default
+     * is the party of {@link RequestContext#principal()} (the principal an HTTP endpoint with
+     * authorization verified: its issuer and subject), so states, tasks and {@code
+     * subscriptions/listen} task notifications are bound to it with nothing to configure. A state issued to one principal is refused for another. Only a digest of the
      * identifier enters the state.
      */
     public Builder principal(Function<RequestContext, @Nullable String> principal) {

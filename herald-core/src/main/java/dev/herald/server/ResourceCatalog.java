@@ -53,8 +53,11 @@ public final class ResourceCatalog {
     }
   }
 
-  /** What a uri resolved to: its handler and the template variables it matched. */
-  record Resolved(ResourceHandler handler, Map<String, String> variables) {}
+  /**
+   * What a uri resolved to: its handler, the template variables it matched, and the key of the
+   * entry (the resource's uri, or the template's {@code uriTemplate}) whose scopes guard it.
+   */
+  record Resolved(ResourceHandler handler, Map<String, String> variables, String key) {}
 
   static final Catalog.Kind<StaticEntry> RESOURCES =
       new Catalog.Kind<>(CatalogArea.RESOURCES, StaticEntry::uri, Catalog.Order.BY_REGISTRATION);
@@ -120,12 +123,12 @@ public final class ResourceCatalog {
   Optional<Resolved> resolve(String uri) {
     StaticEntry exact = resources.get(uri);
     if (exact != null) {
-      return Optional.of(new Resolved(exact.handler(), Map.of()));
+      return Optional.of(new Resolved(exact.handler(), Map.of(), uri));
     }
     for (TemplateEntry t : templates.list()) {
       Optional<Map<String, String>> vars = t.parsed().match(uri);
       if (vars.isPresent()) {
-        return Optional.of(new Resolved(t.handler(), vars.get()));
+        return Optional.of(new Resolved(t.handler(), vars.get(), t.uriTemplate()));
       }
     }
     return Optional.empty();

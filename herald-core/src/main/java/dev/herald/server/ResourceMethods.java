@@ -34,6 +34,7 @@ final class ResourceMethods {
     List<Resource> visible =
         session.resourceList(call).stream()
             .filter(r -> server.resourceAccess.test(session, r.uri()))
+            .filter(r -> Visibility.allows(call, server.scopes.resource(r.uri())))
             .toList();
     Pagination.Page<Resource> page = server.pagination.page(call.method(), visible, p.cursor());
     return ListResourcesResult.of(page.items(), page.nextCursor());
@@ -42,7 +43,13 @@ final class ResourceMethods {
   static ListResourceTemplatesResult templates(
       ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<ResourceTemplate> page =
-        session.server().pagination.page(call.method(), session.templateList(call), p.cursor());
+        session
+            .server()
+            .pagination
+            .page(
+                call.method(),
+                Visibility.templates(session, call, session.templateList(call)),
+                p.cursor());
     return ListResourceTemplatesResult.of(page.items(), page.nextCursor());
   }
 

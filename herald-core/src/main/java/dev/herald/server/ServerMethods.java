@@ -191,6 +191,31 @@ final class ServerMethods {
       return FRONT;
     }
 
+    /**
+     * A request that carries a principal needs the scopes of the entry it uses ({@link
+     * EntryScopes}); a principal without them is refused before the handler runs (-32600; an HTTP
+     * endpoint answers 403 before the request gets here). A resource is resolved as the read
+     * will resolve it: this session's own catalog first.
+     */
+    @Override
+    public void authorize(ServerSession session, InboundCall call) {
+      dev.herald.auth.Principal p = call.principal();
+      if (p == null) {
+        return;
+      }
+      java.util.Set<String> needed =
+          session
+              .server()
+              .scopes
+              .required(call.method(), call.params(), uri -> session.resolveResource(uri, call));
+      if (!p.hasScopes(needed)) {
+        throw new dev.herald.wire.McpException(
+            dev.herald.wire.ErrorCodes.INVALID_REQUEST,
+            "Forbidden: insufficient scope; this request needs "
+                + String.join(" ", new java.util.TreeSet<>(needed)));
+      }
+    }
+
     @Override
     public boolean initialized(ServerSession session) {
       return session.state() != ServerSession.State.NEW;

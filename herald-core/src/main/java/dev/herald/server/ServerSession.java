@@ -152,6 +152,7 @@ public final class ServerSession {
             .progressInterval(server.progressInterval)
             .defaultCallOptions(server.reverseCallOptions)
             .eventListener(server.eventListeners.create(EventListener.Role.SERVER))
+            .senders(server.interceptors)
             .build();
     this.events = engine.events();
     engine.closed().whenComplete((c, e) -> state = State.CLOSED);
@@ -186,6 +187,19 @@ public final class ServerSession {
   /** The session's lifecycle state. */
   public State state() {
     return state;
+  }
+
+  /**
+   * The principal that created this session (MCP 2025-11-25 basic/authorization): whose access
+   * token its {@code initialize} carried on an HTTP endpoint with authorization, or the one
+   * request's for a stateless (2026-07-28) request. The session belongs to it: the endpoint
+   * refuses this session's id to any other party ({@link dev.herald.auth.Principal#sameParty}).
+   * Empty without authorization (stdio, an unprotected endpoint). A later request of the same
+   * party may carry a newer token (refreshed, more scopes): {@link RequestContext#principal()}
+   * is that request's.
+   */
+  public Optional<dev.herald.auth.Principal> principal() {
+    return Optional.ofNullable(engine.owner());
   }
 
   /** The client's {@code clientInfo}, once {@code initialize} arrived. */

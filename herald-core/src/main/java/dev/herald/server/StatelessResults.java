@@ -41,7 +41,11 @@ final class StatelessResults implements Interceptor<ServerSession> {
         r.put("ttlMs", hint.ttlMs());
       }
       if (!r.has("cacheScope")) {
-        r.put("cacheScope", hint.scope().wire());
+        // an area whose entries need scopes answers each principal differently: never shared
+        boolean perPrincipal = chain.principal().isPresent() && server.scopes.varies(area);
+        r.put(
+            "cacheScope",
+            perPrincipal ? dev.herald.wire.CacheScope.PRIVATE.wire() : hint.scope().wire());
       }
     }
     JsonNode meta = r.get("_meta");

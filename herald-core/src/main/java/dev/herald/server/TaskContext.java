@@ -156,6 +156,11 @@ final class TaskContext implements RequestContext {
   }
 
   @Override
+  public Optional<dev.herald.auth.Principal> principal() {
+    return before.principal();
+  }
+
+  @Override
   public Optional<Implementation> clientInfo() {
     return before.clientInfo();
   }

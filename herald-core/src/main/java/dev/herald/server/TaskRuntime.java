@@ -224,6 +224,10 @@ final class TaskRuntime {
     if (previous[0] != null && previous[0] >= t.version()) {
       return; // an older change reported late: what followed it was already told
     }
+    RunningTask here = previous[0] == null ? null : running.get(t.taskId());
+    if (here != null) { // the creation is told by attach, once the task runs here
+      here.session().engine().events().taskStatusChanged(t.taskId(), t.status());
+    }
     for (Consumer<StoredTask> o : observers) {
       try {
         o.accept(t);
@@ -336,6 +340,7 @@ final class TaskRuntime {
             created.expiresAt().orElse(null));
     task.input(spec.input().create(task));
     running.put(task.taskId(), task);
+    spec.session().engine().events().taskStatusChanged(created.taskId(), created.status());
     if (spec.owner().kind() == TaskOwner.Kind.SESSION && !spec.session().engine().isOpen()) {
       endedWithSession(task); // the session ended while the task was being made
     }

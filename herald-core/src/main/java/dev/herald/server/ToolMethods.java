@@ -25,7 +25,11 @@ final class ToolMethods {
   /** One page of the tools this session sees (the server's with its overlay on top). */
   static ListToolsResult list(ServerSession session, PaginatedParams p, InboundCall call) {
     Pagination.Page<Tool> page =
-        session.server().pagination.page(call.method(), session.toolList(call), p.cursor());
+        session
+            .server()
+            .pagination
+            .page(
+                call.method(), Visibility.tools(session, call, session.toolList(call)), p.cursor());
     List<Tool> tools = page.items();
     if (!coreTasks(session, call)) {
       // execution.taskSupport is the 2025-11-25 task model: no other version sees it

@@ -2,6 +2,7 @@ package dev.herald.session;
 
 import dev.herald.wire.McpMethods;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.TaskStatus;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -277,4 +278,22 @@ public interface EventListener {
    * session ends.
    */
   default void streamClosedForSlowReader(StreamKind kind) {}
+
+  /**
+   * A connection that carried a stream ended: its response was complete, the client went away,
+   * or the server closed it (after {@link #streamClosedForSlowReader}, say). A stream whose
+   * connection ended may be resumed later ({@link #streamResumed}).
+   */
+  default void streamClosed(StreamKind kind) {}
+
+  // ---------------------------------------------------------------- tasks (server side)
+
+  /**
+   * A task that a request of this session created entered {@code status} on this node: {@link
+   * TaskStatus#WORKING} when it is created, then each change while it runs here (MCP 2025-11-25
+   * basic/utilities/tasks; the 2026-07-28 tasks extension). Terminal statuses ({@link
+   * TaskStatus#isTerminal()}) end the task. The task id is for correlation (a trace links it to
+   * its creating request); it is not a low-cardinality value.
+   */
+  default void taskStatusChanged(String taskId, TaskStatus status) {}
 }

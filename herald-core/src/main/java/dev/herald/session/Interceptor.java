@@ -36,6 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  * Internal error} (logged with its stack, never sent to the peer). If the request is cancelled
  * ({@code notifications/cancelled}), nothing is sent for it, whatever the interceptor returns.
  *
+ * <p><b>Requests this side sends.</b> {@link #sending} sees the requests going the other way,
+ * before they are written, and may add {@code _meta} entries to them; it is told when each ends.
+ *
  * <p><b>Threading.</b> {@link #intercept} runs on the request's own virtual thread, so it may
  * block; it must be thread-safe, since requests run concurrently.
  *
@@ -68,6 +71,69 @@ public interface Interceptor<S> {
   JsonNode intercept(Chain<S> chain) throws Exception;
 
   /**
+   * Sees a request this side is about to send: on a client, every request to the server ({@code
+   * tools/call}, {@code initialize}...); on a server, every request to the client (sampling,
+   * elicitation, roots, ping). It runs on the thread that sends, before the request is written,
+   * and may add entries to the request's {@code params._meta} with {@link Sending#putMeta} (W3C
+   * trace context, as the MCP specification's basic "_meta" section allows for {@code
+   * traceparent} and {@code tracestate}, say). Interceptors are asked in the order they were
+   * added. The default does nothing.
+   *
+   * <p>It must be fast and must not throw (an exception is logged and the request is sent as if
+   * the interceptor had returned {@code null}); it must not call back into Herald.
+   *
+   * @param request the request about to be sent; usable only during this call
+   * @return told once when the request ends (its response, an error, a cancellation, a timeout,
+   *     or the end of the connection), or {@code null}
+   */
+  default @Nullable Sent sending(Sending request) {
+    return null;
+  }
+
+  /**
+   * A request this side is about to send, as {@link #sending} sees it. Not thread-safe: use it
+   * only during that call.
+   */
+  interface Sending {
+    /** The JSON-RPC method. */
+    String method();
+
+    /** The request's id, unique among this session's pending requests. */
+    RequestId id();
+
+    /** The params as they will be sent, or {@code null}; read only. */
+    @Nullable ObjectNode params();
+
+    /**
+     * The MCP session id of the connection the request goes out on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    Optional<String> sessionId();
+
+    /**
+     * Puts an entry into the request's {@code params._meta}, replacing any with the same key.
+     * The caller's params are not changed: the request is sent with a copy.
+     */
+    void putMeta(String key, String value);
+  }
+
+  /** Told once when a request that {@link #sending} saw ends. */
+  @FunctionalInterface
+  interface Sent {
+    /**
+     * The request ended. Runs on the thread that completed it (the transport's reader, a timer,
+     * the canceller); must be fast and must not throw.
+     *
+     * @param result the result object, or {@code null} when it failed
+     * @param failure {@code null} on success; else a {@link dev.herald.wire.McpException} for an
+     *     error response, a {@link CancelledException} (or its subtype {@link TimeoutException})
+     *     when it was cancelled, or a {@link dev.herald.transport.TransportException} when the
+     *     connection ended
+     */
+    void ended(@Nullable JsonNode result, @Nullable Throwable failure);
+  }
+
+  /**
    * One request on its way to its handler, and the rest of the chain. Not thread-safe: use it
    * only from the thread {@link #intercept} was called on.
    *
@@ -98,6 +164,24 @@ public interface Interceptor<S> {
 
     /** Cancelled when the peer cancels the request or the session ends. */
     CancellationToken cancellation();
+
+    /**
+     * The principal whose access token the request carried, as the transport's {@link
+     * dev.herald.auth.TokenVerifier} established it (MCP 2025-11-25 basic/authorization); empty
+     * when the transport does not authorize (stdio, an unprotected HTTP endpoint) and always on a
+     * client.
+     */
+    default Optional<dev.herald.auth.Principal> principal() {
+      return Optional.empty();
+    }
+
+    /**
+     * The MCP session id of the connection the request arrived on (Streamable HTTP's {@code
+     * MCP-Session-Id}), when it has one.
+     */
+    default Optional<String> sessionId() {
+      return Optional.empty();
+    }
 
     /**
      * Passes the request to the next interceptor, or to Herald's gates and the handler.

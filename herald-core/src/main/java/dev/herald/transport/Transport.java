@@ -5,6 +5,7 @@ import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -83,6 +84,15 @@ public interface Transport extends AutoCloseable {
    */
   default boolean useProtocolVersion(ProtocolVersion version) {
     return true;
+  }
+
+  /**
+   * The MCP session id of this connection (Streamable HTTP's {@code MCP-Session-Id}, MCP
+   * 2025-11-25 basic/transports "Session Management"), when it has one; empty by default (stdio,
+   * and the stateless 2026-07-28 era). Traces record it as {@code mcp.session.id}.
+   */
+  default Optional<String> sessionId() {
+    return Optional.empty();
   }
 
   /** Closes the connection. Idempotent. */

@@ -164,6 +164,45 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   }
 
   /**
+   * Makes this endpoint an OAuth 2.1 protected resource (MCP 2025-11-25 basic/authorization;
+   * docs/authorization.md). Every MCP request (POST, GET and DELETE, every protocol era, the
+   * 2024-11-05 HTTP+SSE transport too) must carry {@code Authorization: Bearer <token>} that
+   * {@code resource}'s {@link dev.herald.auth.TokenVerifier} accepts:
+   *
+   * <ul>
+   *   <li>no token, or another scheme: {@code 401} with {@code WWW-Authenticate: Bearer
+   *       resource_metadata="<metadata URL>", scope="<challenge scopes>"};
+   *   <li>a malformed header (empty token, extra spaces, characters outside RFC 6750's
+   *       b64token, more than one {@code Authorization} header, a token over 4 KiB) or a token
+   *       in the query string: {@code 401} with {@code error="invalid_request"}, without calling
+   *       the verifier;
+   *   <li>a token the verifier refuses, or does not verify within {@link
+   *       dev.herald.auth.ProtectedResource#verificationTimeout}: {@code 401} with {@code
+   *       error="invalid_token"} and the verifier's message as {@code error_description};
+   *   <li>a call of a tool, resource or prompt whose scopes ({@code
+   *       McpServer.Builder#toolScopes}) the token lacks: {@code 403} with {@code
+   *       error="insufficient_scope"} and the needed scopes; the handler does not run.
+   * </ul>
+   *
+   * The protected resource metadata (RFC 9728) is served at {@link
+   * dev.herald.auth.ProtectedResource#metadataUri()} (for {@code https://host/mcp}: {@code
+   * /.well-known/oauth-protected-resource/mcp}) and at the root {@code
+   * /.well-known/oauth-protected-resource}, without a token. On {@code McpServlet}, map the
+   * servlet to those paths as well for it to answer them.
+   *
+   * <p>What a request creates belongs to its principal: a session ({@code Mcp-Session-Id}) and
+   * its streams are refused to any other party with {@code 404}, as an unknown session; tasks,
+   * {@code requestState} and listens are bound to the party too. Verification runs on its own
+   * virtual thread and holds no lock: a slow verifier delays only the requests waiting for it.
+   *
+   * @throws NullPointerException if {@code resource} is null
+   */
+  public final B authorization(dev.herald.auth.ProtectedResource resource) {
+    config.authorization(resource);
+    return self();
+  }
+
+  /**
    * Makes this server a node of a cluster (docs/scale-out.md): any node behind a load balancer,
    * with no sticky sessions, serves any request of any session; the session's state is shared
    * through the cluster, and what must reach a stream held by another node is relayed to it.

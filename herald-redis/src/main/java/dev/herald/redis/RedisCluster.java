@@ -2,6 +2,7 @@ package dev.herald.redis;
 
 import dev.herald.http.ClusterMember;
 import dev.herald.http.EndpointBuilder;
+import dev.herald.http.EventStore;
 import dev.herald.http.internal.ClusterHost;
 import dev.herald.http.internal.ClusterSeam;
 import dev.herald.http.internal.ClusterSeams;
@@ -11,7 +12,9 @@ import dev.herald.internal.server.SessionState;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -105,7 +108,13 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
    * @throws RedisUnavailableException if Redis does not answer
    */
   public static RedisCluster connect(URI uri) {
-    return connect(RedisStores.connect(uri.toString()));
+    RedisStores stores = RedisStores.connect(uri.toString());
+    try {
+      return connect(stores);
+    } catch (RuntimeException e) {
+      stores.close(); // joining failed half-way: give the connection back
+      throw e;
+    }
   }
 
   /**
@@ -173,6 +182,33 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
                   // another version's record: the next lookup reads it
                 }
               });
+      case "follow" -> fields(body, 3, f -> h.followRequested(f[0], f[1], f[2]));
+      case "following" ->
+          fields(
+              body,
+              4,
+              f ->
+                  h.following(
+                      f[0], f[1], Long.parseLong(f[2]), ClusterSeam.FollowState.valueOf(f[3])));
+      case "event" -> {
+        // session \n stream \n seq \n last (1/0) \n json
+        int[] at = new int[4];
+        int from = 0;
+        for (int i = 0; i < 4; i++) {
+          at[i] = ClusterBus.indexOf(body, from);
+          if (at[i] < 0) {
+            return;
+          }
+          from = at[i] + 1;
+        }
+        h.streamEvent(
+            new String(body, 0, at[0], StandardCharsets.UTF_8),
+            new String(body, at[0] + 1, at[1] - at[0] - 1, StandardCharsets.UTF_8),
+            Long.parseLong(new String(body, at[1] + 1, at[2] - at[1] - 1, StandardCharsets.UTF_8)),
+            Arrays.copyOfRange(body, at[3] + 1, body.length),
+            body[at[2] + 1] == '1');
+      }
+      case "unfollowed" -> fields(body, 2, f -> h.unfollowed(f[0], f[1]));
       case "list" -> ClusterAccess.get().applyListChanged(h.server(), Redis.string(body));
       case "resource" -> ClusterAccess.get().applyResourceUpdated(h.server(), Redis.string(body));
       case "log" ->
@@ -191,6 +227,14 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
     }
   }
 
+  /** Calls {@code then} with the {@code n} newline-separated text fields of {@code body}. */
+  private static void fields(byte[] body, int n, java.util.function.Consumer<String[]> then) {
+    String[] f = new String(body, StandardCharsets.UTF_8).split("\n", -1);
+    if (f.length == n) {
+      then.accept(f);
+    }
+  }
+
   private static void split(byte[] body, java.util.function.BiConsumer<String, byte[]> then) {
     int nl = ClusterBus.indexOf(body, 0);
     if (nl > 0) {
@@ -206,6 +250,11 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
     @Override
     public String nodeId() {
       return RedisCluster.this.nodeId();
+    }
+
+    @Override
+    public EventStore eventStore() {
+      return stores.eventStore(); // every stream's events, replayable by any node
     }
 
     @Override
@@ -259,6 +308,68 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
                     homeNode == null ? "" : homeNode, SessionStateCodec.encode(state))));
         return null;
       });
+    }
+
+    @Override
+    public CompletableFuture<?> streamOpened(String sessionId, String streamId, byte[] failure) {
+      byte[] record = ClusterBus.join(nodeId(), failure);
+      return CompletableFuture.supplyAsync(
+          () -> {
+            stores.events().describe(sessionId, streamId, record);
+            return null;
+          },
+          lookups);
+    }
+
+    @Override
+    public CompletableFuture<Optional<StreamRecord>> stream(String sessionId, String streamId) {
+      return CompletableFuture.supplyAsync(
+          () -> {
+            byte[] r = stores.events().description(sessionId, streamId);
+            int nl = r == null ? -1 : ClusterBus.indexOf(r, 0);
+            if (r == null || nl <= 0) {
+              return Optional.<StreamRecord>empty();
+            }
+            return Optional.of(
+                new StreamRecord(
+                    new String(r, 0, nl, StandardCharsets.UTF_8),
+                    new String(r, nl + 1, r.length - nl - 1, StandardCharsets.UTF_8)));
+          },
+          lookups);
+    }
+
+    @Override
+    public void follow(String producer, String sessionId, String streamId) {
+      bus.send(producer, "follow", Redis.bytes(sessionId + "\n" + streamId + "\n" + nodeId()));
+    }
+
+    @Override
+    public void following(
+        String follower, String sessionId, String streamId, long seq, FollowState state) {
+      bus.send(
+          follower,
+          "following",
+          Redis.bytes(sessionId + "\n" + streamId + "\n" + seq + "\n" + state.name()));
+    }
+
+    @Override
+    public void streamEvent(
+        String follower, String sessionId, String streamId, long seq, byte[] json, boolean last) {
+      bus.send(
+          follower,
+          "event",
+          ClusterBus.join(
+              sessionId + "\n" + streamId + "\n" + seq + "\n" + (last ? "1" : "0"), json));
+    }
+
+    @Override
+    public void unfollowed(String follower, String sessionId, String streamId) {
+      bus.send(follower, "unfollowed", Redis.bytes(sessionId + "\n" + streamId));
+    }
+
+    @Override
+    public boolean alive(String node) {
+      return stores.node().isAlive(node);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.herald.redis;
 import dev.herald.http.EventStore;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link EventStore} on Redis Streams, shared by every node: an event appended on one node is
@@ -78,12 +79,14 @@ final class RedisEventStore implements EventStore {
 
   /**
    * KEYS: stream, session hash. ARGV: stream id, seq, message, max events, max bytes, max age ms,
-   * hash TTL ms, overhead.
+   * hash TTL ms, overhead, the highest earlier seq whose append failed (0: none).
    */
   private static final Script APPEND =
       new Script(
           READ
               + """
+              local lost = tonumber(ARGV[9])
+              if lost > forgot then forgot = lost end
               local seq = tonumber(ARGV[2])
               local maxEvents = tonumber(ARGV[4])
               local maxBytes = tonumber(ARGV[5])
@@ -142,7 +145,19 @@ final class RedisEventStore implements EventStore {
       new Script(
           """
           redis.call('DEL', KEYS[1])
-          redis.call('HDEL', KEYS[2], 'b:' .. ARGV[1], 'f:' .. ARGV[1], 'l:' .. ARGV[1])
+          redis.call('HDEL', KEYS[2], 'b:' .. ARGV[1], 'f:' .. ARGV[1], 'l:' .. ARGV[1],
+            'o:' .. ARGV[1])
+          return 1
+          """);
+
+  /** KEYS: session hash. ARGV: stream id, record, hash TTL ms. */
+  private static final Script DESCRIBE =
+      new Script(
+          """
+          redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], ARGV[2])
+          if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then
+            redis.call('PEXPIRE', KEYS[1], ARGV[3])
+          end
           return 1
           """);
 
@@ -158,6 +173,17 @@ final class RedisEventStore implements EventStore {
           redis.call('DEL', KEYS[1])
           return 1
           """);
+
+  /**
+   * Per stream key, the highest sequence number whose append failed (Redis was away) and is not yet
+   * recorded as forgotten: the stream's next append records it, so that a resumption from before
+   * it is refused on every node instead of silently skipping the event. Bounded by {@link
+   * #MAX_UNSTORED} streams (beyond that, such a gap goes unrecorded).
+   */
+  private final java.util.concurrent.ConcurrentHashMap<String, Long> unstored =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  static final int MAX_UNSTORED = 65_536;
 
   private final Redis redis;
   private final byte[] maxEvents;
@@ -203,25 +229,41 @@ final class RedisEventStore implements EventStore {
   /**
    * {@inheritDoc}
    *
+   * <p>An event whose append fails is not kept; the stream's next successful append records it as
+   * forgotten, so a later resumption from before it is refused (a gap) rather than served without
+   * it.
+   *
    * @throws RedisUnavailableException if Redis did not acknowledge the event within the timeout
    */
   @Override
   public void append(String sessionId, String streamId, long seq, byte[] message) {
     String[] keys = {streamKey(sessionId, streamId), sessionKey(sessionId)};
-    redis.call(
-        "append an event",
-        () ->
-            APPEND.integer(
-                redis,
-                keys,
-                Redis.bytes(streamId),
-                Redis.bytes(seq),
-                message,
-                maxEvents,
-                maxBytes,
-                maxAge,
-                metaTtl,
-                overhead));
+    Long lost = unstored.get(keys[0]);
+    try {
+      redis.call(
+          "append an event",
+          () ->
+              APPEND.integer(
+                  redis,
+                  keys,
+                  Redis.bytes(streamId),
+                  Redis.bytes(seq),
+                  message,
+                  maxEvents,
+                  maxBytes,
+                  maxAge,
+                  metaTtl,
+                  overhead,
+                  Redis.bytes(lost == null ? 0 : lost)));
+    } catch (RuntimeException e) {
+      if (unstored.size() < MAX_UNSTORED || unstored.containsKey(keys[0])) {
+        unstored.merge(keys[0], seq, Math::max);
+      }
+      throw e;
+    }
+    if (lost != null) {
+      unstored.remove(keys[0], lost);
+    }
   }
 
   /**
@@ -254,12 +296,15 @@ final class RedisEventStore implements EventStore {
   @Override
   public void removeStream(String sessionId, String streamId) {
     String[] keys = {streamKey(sessionId, streamId), sessionKey(sessionId)};
+    unstored.remove(keys[0]);
     redis.call("remove a stream", () -> REMOVE_STREAM.integer(redis, keys, Redis.bytes(streamId)));
   }
 
   @Override
   public void removeSession(String sessionId) {
     String[] keys = {sessionKey(sessionId)};
+    String streams = streamKeyPrefix(sessionId);
+    unstored.keySet().removeIf(k -> k.startsWith(streams));
     redis.call(
         "remove a session's streams",
         () -> REMOVE_SESSION.integer(redis, keys, Redis.bytes(streamKeyPrefix(sessionId))));
@@ -276,6 +321,29 @@ final class RedisEventStore implements EventStore {
     byte[] last =
         redis.call("read a stream's last event", () -> redis.sync().hget(key, "l:" + streamId));
     return last == null ? 0 : Long.parseLong(Redis.string(last));
+  }
+
+  /**
+   * Records who produces a stream ({@code record}: the node, a newline, the error that ends the
+   * stream if that node dies), in the session's hash, for as long as the session's events live.
+   *
+   * @throws RedisUnavailableException if Redis did not answer within the timeout
+   */
+  void describe(String sessionId, String streamId, byte[] record) {
+    String[] keys = {sessionKey(sessionId)};
+    redis.call(
+        "record a stream's producer",
+        () -> DESCRIBE.integer(redis, keys, Redis.bytes(streamId), record, metaTtl));
+  }
+
+  /**
+   * What {@link #describe} recorded for a stream, or null.
+   *
+   * @throws RedisUnavailableException if Redis did not answer within the timeout
+   */
+  byte @Nullable [] description(String sessionId, String streamId) {
+    String key = sessionKey(sessionId);
+    return redis.call("read a stream's producer", () -> redis.sync().hget(key, "o:" + streamId));
   }
 
   /** For tests: how long events are kept. */

@@ -121,6 +121,11 @@ public final class RedisStores implements AutoCloseable {
     return s;
   }
 
+  /** The event store with its cluster-only operations (a stream's producer). */
+  RedisEventStore events() {
+    return eventStore;
+  }
+
   /** This node: its id and the liveness of others. */
   public ClusterNode node() {
     return node;

@@ -3,6 +3,7 @@ package dev.herald.internal.session;
 import dev.herald.session.EventListener;
 import dev.herald.session.ProgressRejection;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.TaskStatus;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -183,6 +184,24 @@ final class GuardedEventListener implements EventListener {
       delegate.streamClosedForSlowReader(kind);
     } catch (RuntimeException e) {
       failed("streamClosedForSlowReader", e);
+    }
+  }
+
+  @Override
+  public void streamClosed(StreamKind kind) {
+    try {
+      delegate.streamClosed(kind);
+    } catch (RuntimeException e) {
+      failed("streamClosed", e);
+    }
+  }
+
+  @Override
+  public void taskStatusChanged(String taskId, TaskStatus status) {
+    try {
+      delegate.taskStatusChanged(taskId, status);
+    } catch (RuntimeException e) {
+      failed("taskStatusChanged", e);
     }
   }
 }

@@ -43,11 +43,24 @@ public final class InboundCall {
    */
   private volatile @Nullable RequestMeta requestMeta;
 
+  /** Who sent the request, as the transport's token verifier established; null without one. */
+  private final dev.herald.auth.@Nullable Principal principal;
+
   InboundCall(
       SessionEngine engine,
       JsonRpcMessage.Request request,
       ProgressReporter progress,
       @Nullable ProgressToken progressToken) {
+    this(engine, request, progress, progressToken, null);
+  }
+
+  InboundCall(
+      SessionEngine engine,
+      JsonRpcMessage.Request request,
+      ProgressReporter progress,
+      @Nullable ProgressToken progressToken,
+      dev.herald.auth.@Nullable Principal principal) {
+    this.principal = principal;
     this.engine = engine;
     this.request = request;
     this.progress = progress;
@@ -102,6 +115,14 @@ public final class InboundCall {
 
   public CancellationToken cancellation() {
     return cancellation;
+  }
+
+  /**
+   * The principal whose access token the request carried (MCP 2025-11-25 basic/authorization), or
+   * {@code null} when the transport does not authorize (stdio, an unprotected HTTP endpoint).
+   */
+  public dev.herald.auth.@Nullable Principal principal() {
+    return principal;
   }
 
   public ProgressReporter progress() {

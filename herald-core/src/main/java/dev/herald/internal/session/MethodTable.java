@@ -25,7 +25,7 @@ import tools.jackson.databind.JsonNode;
  * the table, or not in the request's protocol version, is -32601), the lifecycle gate (-32600
  * before the handshake, except for rows marked {@code beforeInitialized}), the capability gate
  * (-32601 when the capability the row names was not declared, as the specification's
- * MethodNotFoundError says); then the invoker decodes the params into the row's params type
+ * MethodNotFoundError says), the authorization step ({@link Role#authorize}: per-entry scopes); then the invoker decodes the params into the row's params type
  * (-32602 on failure, from {@link McpJson#fromTree}), calls the handler and encodes its result.
  * What an exception becomes on the wire is decided after the chain, once, by {@link
  * ExceptionTranslation}. The chain contract is checked the way OkHttp's {@code
@@ -92,6 +92,15 @@ public final class MethodTable<S> {
     default List<Interceptor<S>> front() {
       return List.of();
     }
+
+    /**
+     * The authorization step, after the capability gate and before the handler: throws to refuse
+     * a request its principal may not make (a tool, resource or prompt whose scopes its token
+     * lacks). Default: every request passes.
+     *
+     * @throws McpException to refuse the request
+     */
+    default void authorize(S session, InboundCall call) {}
   }
 
   private MethodTable(List<MethodRow<S, ?, ?>> rows, List<Interceptor<S>> user, Role<S> role) {
@@ -123,6 +132,7 @@ public final class MethodTable<S> {
     all.add(new MethodGate<>());
     all.add(new LifecycleGate<>(role));
     all.add(new CapabilityGate<>(role));
+    all.add(new AuthorizationGate<>(role));
     all.add(new Invoker<>());
     this.chain = List.copyOf(all);
   }
@@ -293,6 +303,15 @@ public final class MethodTable<S> {
                 + needed.name()
                 + " capability)");
       }
+      return chain.proceed();
+    }
+  }
+
+  /** The role's authorization step ({@link Role#authorize}). */
+  private record AuthorizationGate<S>(Role<S> role) implements Interceptor<S> {
+    @Override
+    public JsonNode intercept(Chain<S> chain) throws Exception {
+      role.authorize(chain.session(), ((RealChain<S>) chain).call());
       return chain.proceed();
     }
   }

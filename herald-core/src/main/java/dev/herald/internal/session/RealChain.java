@@ -75,6 +75,16 @@ final class RealChain<S> implements Interceptor.Chain<S> {
   }
 
   @Override
+  public Optional<dev.herald.auth.Principal> principal() {
+    return Optional.ofNullable(call.principal());
+  }
+
+  @Override
+  public Optional<String> sessionId() {
+    return call.session().sessionId();
+  }
+
+  @Override
   public JsonNode proceed() throws Exception {
     if (index >= interceptors.size()) {
       throw new IllegalStateException(

@@ -3,6 +3,7 @@ package dev.herald.internal.session;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.EventListener;
+import dev.herald.session.Interceptor;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressRejection;
 import dev.herald.session.ProgressReporter;
@@ -26,6 +27,7 @@ import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -109,8 +111,20 @@ public final class SessionEngine {
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
 
+  /**
+   * The principal of the frames the transport delivers from now on (an authorizing HTTP
+   * transport sets it, under its own inbound serialization, before each delivery); each request
+   * keeps the one it arrived with ({@link InboundCall#principal()}). Null without authorization.
+   */
+  private volatile dev.herald.auth.@Nullable Principal inboundPrincipal;
+
+  /** The first principal set: the one that created the session (its owner). */
+  private volatile dev.herald.auth.@Nullable Principal owner;
+
   /** The listener as given; {@link #events} is the same one guarded (or {@link EventListener#NONE}). */
   private final EventListener listener;
+
+  private final Senders senders;
 
   private final EventListener events;
 
@@ -130,6 +144,7 @@ public final class SessionEngine {
     this.name = b.name;
     this.drainGrace = b.drainGrace;
     this.listener = b.listener;
+    this.senders = b.senders;
     this.events = GuardedEventListener.guard(b.listener);
     this.listening = isListening(events);
   }
@@ -158,6 +173,30 @@ public final class SessionEngine {
         });
   }
 
+  /**
+   * Sets the principal behind the frames the transport delivers next, until set again (MCP
+   * 2025-11-25 basic/authorization: every HTTP request carries its own token). Call it from the
+   * transport's delivering thread, before {@link Transport.Receiver#onFrame}, under the same
+   * serialization as the frames. The first principal set is the session's {@link #owner}.
+   */
+  public void principal(dev.herald.auth.Principal principal) {
+    Objects.requireNonNull(principal, "principal");
+    this.inboundPrincipal = principal;
+    if (owner == null) {
+      owner = principal;
+    }
+  }
+
+  /** The principal that created this session (the first one {@link #principal set}), if any. */
+  public dev.herald.auth.@Nullable Principal owner() {
+    return owner;
+  }
+
+  /** The principal of the frames being delivered now, if any. */
+  dev.herald.auth.@Nullable Principal inboundPrincipal() {
+    return inboundPrincipal;
+  }
+
   /** The negotiated protocol version, once known. */
   public Optional<ProtocolVersion> version() {
     return Optional.ofNullable(version);
@@ -166,6 +205,11 @@ public final class SessionEngine {
   /** Records the negotiated protocol version (the role does, at bring-up). */
   public void version(ProtocolVersion v) {
     this.version = v;
+  }
+
+  /** The MCP session id of the transport, when it has one ({@link Transport#sessionId()}). */
+  public Optional<String> sessionId() {
+    return transport.sessionId();
   }
 
   public String name() {
@@ -319,6 +363,12 @@ public final class SessionEngine {
       metaObj.set("progressToken", McpJson.toTree(token));
       sentParams.set("_meta", metaObj);
     }
+    List<Interceptor.Sent> ends = List.of();
+    if (!senders.isEmpty()) {
+      Senders.Asked asked = senders.ask(method, id, sentParams, transport);
+      sentParams = asked.params();
+      ends = asked.ends();
+    }
     PendingCall call =
         new PendingCall(
             this,
@@ -332,6 +382,10 @@ public final class SessionEngine {
             inOrder,
             keepsProgress);
     self[0] = call;
+    if (!ends.isEmpty()) {
+      List<Interceptor.Sent> told = ends;
+      call.result().whenComplete((r, t) -> Senders.tell(told, r, t));
+    }
     if (tracker != null) {
       progress.register(tracker);
     }
@@ -630,7 +684,7 @@ public final class SessionEngine {
                 ticker,
                 scheduler,
                 events);
-    InboundCall call = new InboundCall(this, r, reporter, token);
+    InboundCall call = new InboundCall(this, r, reporter, token, inboundPrincipal);
     self[0] = call;
     if (inFlight.admit(call) == InboundTable.Admission.TOKEN_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
@@ -951,8 +1005,15 @@ public final class SessionEngine {
     private String name = "session";
     private Duration drainGrace = Duration.ofSeconds(2);
     private EventListener listener = EventListener.NONE;
+    private Senders senders = Senders.NONE;
 
     private Builder() {}
+
+    /** The interceptors whose {@link Interceptor#sending} sees every request this side sends. */
+    public Builder senders(List<? extends Interceptor<?>> interceptors) {
+      this.senders = Senders.of(interceptors);
+      return this;
+    }
 
     /** The session's event listener (default {@link EventListener#NONE}); Herald guards its calls. */
     public Builder eventListener(EventListener listener) {

@@ -168,6 +168,7 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   /** The session id the server issued, if any. */
+  @Override
   public Optional<String> sessionId() {
     return Optional.ofNullable(machine.session().id());
   }

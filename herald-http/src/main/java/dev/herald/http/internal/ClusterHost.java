@@ -46,6 +46,27 @@ public final class ClusterHost {
     link.refreshed(sessionId, state, homeNode);
   }
 
+  /** Another node asks to follow a stream this node produces (its client resumed there). */
+  public void followRequested(String sessionId, String streamId, String follower) {
+    link.followRequested(sessionId, streamId, follower);
+  }
+
+  /** The producer of a stream this node follows said its state. */
+  public void following(
+      String sessionId, String streamId, long seq, ClusterSeam.FollowState state) {
+    link.followAnswered(sessionId, streamId, seq, state);
+  }
+
+  /** A new event of a stream this node follows. */
+  public void streamEvent(String sessionId, String streamId, long seq, byte[] json, boolean last) {
+    link.streamEvent(sessionId, streamId, seq, json, last);
+  }
+
+  /** A stream this node followed was resumed elsewhere. */
+  public void unfollowed(String sessionId, String streamId) {
+    link.unfollowed(sessionId, streamId);
+  }
+
   /** The client ended the session on another node: it ends here too. */
   public void ended(String sessionId) {
     link.ended(sessionId);

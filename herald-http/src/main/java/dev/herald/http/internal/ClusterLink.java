@@ -16,6 +16,8 @@ import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
 import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -344,6 +346,313 @@ final class ClusterLink {
       if (standing != null) {
         standing.closeConnection(); // the client's GET is on the new home now
       }
+    }
+  }
+
+  // ---------------------------------------------------------------- resuming streams across nodes
+
+  /** How often a node following a stream checks that its producer answered and is alive. */
+  static final long FOLLOW_CHECK_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+  /**
+   * How many checks a follower waits for the answer of a producer that is alive before it ends
+   * its connection (the client resumes again).
+   */
+  static final int FOLLOW_TRIES = 10;
+
+  /** The error a resumed stream ends with when the node running its request stopped. */
+  static final String NODE_STOPPED =
+      "The server node running this request stopped before it answered; the request's outcome is"
+          + " unknown";
+
+  /** Streams this node follows for its clients, by session and stream id. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Followed> followed =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static String key(String sessionId, String streamId) {
+    return sessionId + "\n" + streamId;
+  }
+
+  /** A stream another node produces, resumed here by its client. */
+  private static final class Followed {
+    final HttpSession session;
+    final SseStream stream;
+    final String producer;
+    final byte[] failure;
+    final RequestId request;
+    volatile boolean answered;
+
+    /** Checks made without an answer (the check's thread only). */
+    int tries;
+
+    Followed(
+        HttpSession session, SseStream stream, String producer, byte[] failure, RequestId request) {
+      this.session = session;
+      this.stream = stream;
+      this.producer = producer;
+      this.failure = failure;
+      this.request = request;
+    }
+
+    String key() {
+      return ClusterLink.key(session.id, stream.id);
+    }
+
+    boolean isResponse(byte[] json) {
+      return MessageCodec.decode(json) instanceof DecodedMessage.Valid v
+          && v.message() instanceof JsonRpcMessage.Response r
+          && request.equals(r.id());
+    }
+  }
+
+  /**
+   * A request's stream switched to SSE here: recorded with the error that ends it on another node
+   * if this one dies first. Awaited (bounded): a client holds an event id of it only after this.
+   */
+  void streamOpened(HttpSession s, String streamId, RequestId request) {
+    byte[] failure =
+        MessageCodec.encode(
+            new JsonRpcMessage.Error(
+                request,
+                new JsonRpcMessage.ErrorObject(ErrorCodes.INTERNAL_ERROR, NODE_STOPPED, null)));
+    try {
+      seam.streamOpened(s.id, streamId, failure).get(RECORD_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      LOG.log(Level.DEBUG, "[{0}] stream {1} not recorded in the cluster: {2}", s.id, streamId, e);
+    }
+  }
+
+  /**
+   * The session's standing stream was made here: recorded (not awaited), so that a node a client
+   * resumes it on can replay its stored events before taking it over.
+   */
+  void standingOpened(HttpSession s, String streamId) {
+    seam.streamOpened(s.id, streamId, new byte[0])
+        .whenComplete((ok, failure) -> {
+          if (failure != null) {
+            LOG.log(Level.DEBUG, "[{0}] standing stream not recorded: {1}", s.id, failure);
+          }
+        });
+  }
+
+  /** Attaches a GET to a stream of this node, after {@code prelude}; true if attached. */
+  @FunctionalInterface
+  interface Attacher {
+    boolean attach(SseStream stream, long after, List<SseSink.Frame> prelude);
+  }
+
+  /**
+   * A standing stream made by another node, resumed here: this node becomes the session's home
+   * (the previous home closes its standing connection), then the client gets the stream's stored
+   * events after {@code after}, then this node's own standing stream.
+   */
+  private void takeOverStanding(
+      HttpSession s, String streamId, long after, Exchange ex, Attacher attach) {
+    // Home first (recorded and published before the replay), so the previous home stops adding
+    // to its standing stream before this node reads it: what it added until then is replayed.
+    openedHere(s);
+    List<SseSink.Frame> prelude = new ArrayList<>();
+    boolean complete;
+    try {
+      complete =
+          s.store()
+              .replay(
+                  s.id,
+                  streamId,
+                  after,
+                  (seq, json) -> prelude.add(SseStream.foreignEvent(streamId, seq, json)));
+    } catch (RuntimeException e) {
+      unavailable(ex);
+      return;
+    }
+    if (!complete) {
+      HttpExchanges.reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+      return;
+    }
+    attach.attach(s.standing(), -1, prelude);
+  }
+
+  /**
+   * {@code Last-Event-ID} names a stream this node does not hold (docs/scale-out.md, "Resuming on
+   * another node"): if the cluster knows it, it is made here, {@code attach} attaches the client
+   * (replaying from the shared store), and it is followed: caught up from the store, then fed by
+   * its producer, or ended with a JSON-RPC error if the producer is dead. 400 if no node knows
+   * it, 503 if the cluster cannot be reached.
+   */
+  void resume(HttpSession s, String streamId, long after, Exchange ex, Attacher attach) {
+    Thread.ofVirtual()
+        .name("herald-cluster-resume")
+        .start(() -> {
+          Optional<ClusterSeam.StreamRecord> record;
+          try {
+            record = seam.stream(s.id, streamId).get(LOOKUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            unavailable(ex);
+            return;
+          } catch (Exception e) {
+            unavailable(ex);
+            return;
+          }
+          if (record.isPresent() && record.get().failure().isEmpty()) {
+            takeOverStanding(s, streamId, after, ex, attach);
+            return;
+          }
+          RequestId request =
+              record.isEmpty()
+                  ? null
+                  : MessageCodec.decode(
+                                  record
+                                      .get()
+                                      .failure()
+                                      .getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                              instanceof DecodedMessage.Valid v
+                          && v.message() instanceof JsonRpcMessage.Error e
+                      ? e.id()
+                      : null;
+          if (record.isEmpty() || request == null) {
+            HttpExchanges.reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+            return;
+          }
+          SseStream stream = s.followed(streamId, request, after);
+          Followed f =
+              new Followed(
+                  s,
+                  stream,
+                  record.get().node(),
+                  record.get().failure().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                  request);
+          boolean mine = followed.putIfAbsent(f.key(), f) == null;
+          if (!attach.attach(stream, after, List.of()) || !mine) {
+            return; // refused, or a resumption already follows it
+          }
+          try {
+            if (stream.catchUp(f::isResponse)) {
+              followed.remove(f.key(), f);
+              return;
+            }
+          } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "[{0}] catching up on {1} failed: {2}", s.id, streamId, e);
+          }
+          if (f.producer.equals(nodeId())) {
+            producerGone(f); // it was produced here, by a copy of the session that is gone
+            return;
+          }
+          seam.follow(f.producer, s.id, streamId);
+          scheduleCheck(f);
+        });
+  }
+
+  private void scheduleCheck(Followed f) {
+    endpoint.config.scheduler.schedule(
+        () -> Thread.ofVirtual().name("herald-cluster-follow").start(() -> check(f)),
+        FOLLOW_CHECK_NANOS);
+  }
+
+  /**
+   * Every {@link #FOLLOW_CHECK_NANOS} while a followed stream runs: a producer whose heartbeat
+   * expired is dead, so the stream ends with {@link #NODE_STOPPED}; one that is alive but has not
+   * answered is asked again, and after {@link #FOLLOW_TRIES} the connection ends (the client
+   * resumes again, maybe on another node).
+   */
+  private void check(Followed f) {
+    if (f.stream.ended() || f.session.isClosed() || followed.get(f.key()) != f) {
+      followed.remove(f.key(), f);
+      return;
+    }
+    boolean alive;
+    try {
+      alive = seam.alive(f.producer);
+    } catch (RuntimeException e) {
+      alive = true; // cannot tell now: look again later
+    }
+    if (!alive) {
+      producerGone(f);
+      return;
+    }
+    if (!f.answered) {
+      if (++f.tries >= FOLLOW_TRIES) {
+        dropFollowed(f);
+        return;
+      }
+      seam.follow(f.producer, f.session.id, f.stream.id);
+    }
+    scheduleCheck(f);
+  }
+
+  /** The producer is dead or holds the stream no more: what the store has, then the error. */
+  private void producerGone(Followed f) {
+    followed.remove(f.key(), f);
+    try {
+      if (f.stream.catchUp(f::isResponse)) {
+        return; // the response was stored before the producer went
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] final catch-up of {1} failed: {2}", f.session.id, f.stream.id, e);
+    }
+    f.stream.endFollowed(f.failure, false);
+  }
+
+  private void dropFollowed(Followed f) {
+    followed.remove(f.key(), f);
+    f.session.forgetStream(f.stream);
+    f.stream.unfollowed();
+  }
+
+  void followRequested(String sessionId, String streamId, String follower) {
+    HttpSession s = endpoint.sessions.get(sessionId);
+    SseStream stream = s == null || s.isClosed() ? null : s.stream(streamId);
+    if (stream == null) {
+      seam.following(follower, sessionId, streamId, 0, ClusterSeam.FollowState.GONE);
+      return;
+    }
+    stream.followedBy(follower);
+  }
+
+  void followAnswered(String sessionId, String streamId, long seq, ClusterSeam.FollowState state) {
+    Followed f = followed.get(key(sessionId, streamId));
+    if (f == null) {
+      return;
+    }
+    f.answered = true;
+    switch (state) {
+      case LIVE -> {
+        try {
+          f.stream.catchUp(f::isResponse); // what was stored before the producer took us on
+        } catch (RuntimeException e) {
+          dropFollowed(f); // events would be missing: the client resumes again
+        }
+      }
+      case ENDED, GONE -> producerGone(f);
+      case CANCELLED -> {
+        followed.remove(f.key(), f);
+        try {
+          f.stream.catchUp(f::isResponse);
+        } catch (RuntimeException e) {
+          // what is left is lost with the store; the stream ends as its request did
+        }
+        f.stream.endFollowed(null, true);
+      }
+    }
+  }
+
+  void streamEvent(String sessionId, String streamId, long seq, byte[] json, boolean last) {
+    Followed f = followed.get(key(sessionId, streamId));
+    if (f == null) {
+      return;
+    }
+    f.stream.remoteEvent(seq, json, last);
+    if (last) {
+      followed.remove(f.key(), f);
+    }
+  }
+
+  void unfollowed(String sessionId, String streamId) {
+    Followed f = followed.get(key(sessionId, streamId));
+    if (f != null) {
+      dropFollowed(f);
     }
   }
 

@@ -39,6 +39,9 @@ public final class Endpoint {
 
   private final Requests requests;
 
+  /** Bearer-token checks and the metadata document, or null when the endpoint is open. */
+  final @Nullable BearerAuth auth;
+
   /** Open Streamable HTTP sessions by id. */
   final ConcurrentHashMap<String, HttpSession> sessions = new ConcurrentHashMap<>();
 
@@ -64,6 +67,10 @@ public final class Endpoint {
   public Endpoint(EndpointConfig config) {
     this.config = config;
     this.hostCheck = new HostCheck(config);
+    this.auth =
+        config.authorization == null
+            ? null
+            : new BearerAuth(config.authorization, config.scheduler);
     this.cluster = config.cluster == null ? null : new ClusterLink(this, config.cluster);
     this.requests = new Requests(this);
     this.sweepNanos =
@@ -250,8 +257,8 @@ public final class Endpoint {
   }
 
   /** A new session in a slot reserved for {@code client}, connected to the MCP server. */
-  HttpSession newSession(String client) {
-    HttpSession s = new HttpSession(this, newSessionId());
+  HttpSession newSession(String client, dev.herald.auth.@Nullable Principal owner) {
+    HttpSession s = new HttpSession(this, newSessionId(), owner);
     bind(s.id, client);
     sessions.put(s.id, s);
     s.connect();

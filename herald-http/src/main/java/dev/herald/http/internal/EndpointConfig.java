@@ -43,6 +43,9 @@ public final class EndpointConfig {
   /** The cluster this node belongs to (docs/scale-out.md), or null. */
   final @Nullable ClusterSeam cluster;
 
+  /** The endpoint as a protected resource (docs/authorization.md), or null when open. */
+  final dev.herald.auth.@Nullable ProtectedResource authorization;
+
   private EndpointConfig(Builder b, McpServer mcp) {
     this.mcp = mcp;
     this.path = b.path;
@@ -57,10 +60,14 @@ public final class EndpointConfig {
     this.bodyTimeoutNanos = b.bodyTimeout.toNanos();
     this.idleTimeoutNanos = b.sessionIdleTimeout.toNanos();
     this.maxBodyBytes = b.maxBodyBytes;
+    @Nullable EventStore shared = b.cluster == null ? null : b.cluster.eventStore();
     this.eventStore =
         b.eventStore != null
             ? b.eventStore
-            : EventStore.inMemory(512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
+            : shared != null
+                ? shared
+                : EventStore.inMemory(
+                    512, b.storeBytesPerStream, b.storeBytesPerServer, b.storeMaxAge);
     this.queueFrames = b.queueFrames;
     this.queueBytes = b.queueBytes;
     this.pollAfterNanos = b.pollingInterval.toNanos();
@@ -71,6 +78,7 @@ public final class EndpointConfig {
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
     this.cluster = b.cluster;
+    this.authorization = b.authorization;
   }
 
   private static Set<String> lower(Set<String> s) {
@@ -137,8 +145,14 @@ public final class EndpointConfig {
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private @Nullable ClusterSeam cluster;
+    private dev.herald.auth.@Nullable ProtectedResource authorization;
 
     private Builder() {}
+
+    /** Protects the endpoint: every MCP request needs a valid bearer token. */
+    public void authorization(dev.herald.auth.ProtectedResource resource) {
+      this.authorization = Objects.requireNonNull(resource, "resource");
+    }
 
     /** Makes this endpoint a member of a cluster (docs/scale-out.md). */
     public void cluster(ClusterSeam cluster) {

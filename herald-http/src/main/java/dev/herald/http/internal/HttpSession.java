@@ -94,6 +94,14 @@ public final class HttpSession {
   private volatile long lastInboundNanos = System.nanoTime();
 
   private volatile boolean closed;
+
+  /**
+   * The session ends for every node (its {@code DELETE} arrived here), so its stored events go.
+   * In a cluster a node that drops only its own copy (idle here, shutting down, another node's
+   * {@code DELETE}) keeps the shared events: other nodes may still replay them.
+   */
+  private volatile boolean endsEverywhere;
+
   private volatile boolean initFailed;
   private volatile @Nullable RequestId initializeId;
 
@@ -103,11 +111,38 @@ public final class HttpSession {
    */
   private volatile @Nullable String homeNode;
 
+  /**
+   * The principal that created the session (its {@code initialize}), or null on an open endpoint
+   * and, until its first request here, on a session restored from a cluster's directory.
+   */
+  private final java.util.concurrent.atomic.AtomicReference<dev.herald.auth.@Nullable Principal>
+      owner;
+
   HttpSession(Endpoint endpoint, String id) {
+    this(endpoint, id, null);
+  }
+
+  HttpSession(Endpoint endpoint, String id, dev.herald.auth.@Nullable Principal owner) {
+    this.owner = new java.util.concurrent.atomic.AtomicReference<>(owner);
     this.endpoint = endpoint;
     this.config = endpoint.config;
     this.id = id;
     this.lastActivity = config.ticker.nanos();
+  }
+
+  /**
+   * Whether {@code caller} may use this session: the same party as its owner ({@link
+   * dev.herald.auth.Principal#sameParty}). A session restored from a cluster's directory has no
+   * owner on this node until its first request, whose principal it adopts (the directory does
+   * not carry the owner yet: docs/known-issues.md).
+   */
+  boolean ownedBy(dev.herald.auth.Principal caller) {
+    dev.herald.auth.Principal o = owner.get();
+    if (o == null && owner.compareAndSet(null, caller)) {
+      return true;
+    }
+    o = owner.get();
+    return o != null && o.sameParty(caller);
   }
 
   /** Connects a new server session to this HTTP session. */
@@ -173,6 +208,33 @@ public final class HttpSession {
     return standing;
   }
 
+  /** This node's side of its cluster, or null on a single node. */
+  @Nullable ClusterLink cluster() {
+    return endpoint.cluster;
+  }
+
+  /**
+   * A stream produced by another node that a client resumes here ({@code Last-Event-ID}):
+   * registered under its id, or the one registered meanwhile.
+   */
+  SseStream followed(String streamId, RequestId request, long afterSeq) {
+    synchronized (streams) {
+      SseStream s = streams.get(streamId);
+      if (s == null) {
+        s = new SseStream(this, streamId, request, afterSeq);
+        streams.put(streamId, s);
+      }
+      return s;
+    }
+  }
+
+  /** Forgets a stream this node no longer serves (another node took it over). */
+  void forgetStream(SseStream s) {
+    synchronized (streams) {
+      streams.remove(s.id, s);
+    }
+  }
+
   EventStore store() {
     return config.eventStore;
   }
@@ -229,7 +291,11 @@ public final class HttpSession {
    *
    * @return false if the id is already in use by an open request of this session
    */
-  boolean acceptRequest(JsonRpcMessage.Request request, Exchange held, boolean initialize) {
+  boolean acceptRequest(
+      JsonRpcMessage.Request request,
+      Exchange held,
+      boolean initialize,
+      dev.herald.auth.@Nullable Principal principal) {
     SseStream stream = new SseStream(this, streamId(), request.id(), held);
     if (requests.putIfAbsent(request.id(), stream) != null) {
       return false;
@@ -239,7 +305,7 @@ public final class HttpSession {
     }
     held.onPeerGone(stream::connectionFailed);
     held.keepOpen(); // waiting for a slow handler is not idle
-    deliver(new DecodedMessage.Valid(request));
+    deliver(new DecodedMessage.Valid(request), principal);
     if (closed) {
       stream.terminate(); // the session ended as the request arrived: answer 404, never hang
       return true;
@@ -256,6 +322,14 @@ public final class HttpSession {
 
   /** Hands a notification or response (or a request whose stream is registered) to the engine. */
   void deliver(DecodedMessage frame) {
+    deliver(frame, null);
+  }
+
+  /**
+   * As {@link #deliver(DecodedMessage)}, with the principal whose token the HTTP request carried
+   * (null on an open endpoint): the engine keeps it with the request it starts.
+   */
+  void deliver(DecodedMessage frame, dev.herald.auth.@Nullable Principal principal) {
     touch();
     lastInboundNanos = System.nanoTime();
     Transport.Receiver r = receiver;
@@ -264,6 +338,10 @@ public final class HttpSession {
     }
     inboundLock.lock();
     try {
+      ServerSession ss = serverSession;
+      if (principal != null && ss != null) {
+        EngineAccess.of(ss).principal(principal);
+      }
       r.onFrame(frame);
     } finally {
       inboundLock.unlock();
@@ -360,9 +438,29 @@ public final class HttpSession {
         s = new SseStream(this, streamId());
         streams.put(s.id, s);
         standing = s;
+        ClusterLink link = endpoint.cluster;
+        if (link != null) {
+          link.standingOpened(this, s.id); // another node can take it over with its events
+        }
       }
       return s;
     }
+  }
+
+  /**
+   * The event store failed to keep event {@code seq} of stream {@code streamId}: the event still
+   * goes to the stream's open connection, but it cannot be replayed, so a resumption from before
+   * it is refused. Said at WARNING: an acknowledged-looking event that no resumption can deliver.
+   */
+  void unstored(String streamId, long seq, RuntimeException cause) {
+    LOG.log(
+        Level.WARNING,
+        "[{0}] event {1}_{2} not stored ({3}): sent on the open connection only; a resumption from"
+            + " before it is refused",
+        id,
+        streamId,
+        seq,
+        cause.toString());
   }
 
   /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
@@ -401,7 +499,12 @@ public final class HttpSession {
       }
     }
     for (String e : evicted) {
-      store().removeStream(id, e);
+      try {
+        store().removeStream(id, e);
+      } catch (RuntimeException failure) {
+        LOG.log(
+            Level.DEBUG, "[{0}] stream {1} not removed from the event store: {2}", id, e, failure);
+      }
     }
     touch();
   }
@@ -499,6 +602,15 @@ public final class HttpSession {
     close();
   }
 
+  /**
+   * The client ended the session ({@code DELETE}): as {@link #close}, and its stored events are
+   * removed on every node's behalf.
+   */
+  void end() {
+    endsEverywhere = true;
+    close();
+  }
+
   /** Ends the session (DELETE, expiry, shutdown): the server session closes, then {@link #terminate}. */
   void close() {
     ServerSession ss = serverSession;
@@ -509,7 +621,10 @@ public final class HttpSession {
     }
   }
 
-  /** The server session ended: forget the session, finish every connection, drop stored events. */
+  /**
+   * The server session ended: forget the session, finish every connection, drop stored events
+   * (in a cluster, only when the session ends everywhere: {@link #end}).
+   */
   void terminate() {
     if (closed) {
       return;
@@ -523,7 +638,13 @@ public final class HttpSession {
     for (SseStream s : all) {
       s.terminate();
     }
-    store().removeSession(id);
+    if (endpoint.cluster == null || endsEverywhere) {
+      try {
+        store().removeSession(id);
+      } catch (RuntimeException e) {
+        LOG.log(Level.DEBUG, "[{0}] events not removed from the event store: {1}", id, e);
+      }
+    }
   }
 
   /** The transport the server session writes to: it routes and never reads on its own. */
@@ -531,6 +652,11 @@ public final class HttpSession {
     @Override
     public void start(Receiver r) {
       receiver = r;
+    }
+
+    @Override
+    public java.util.Optional<String> sessionId() {
+      return java.util.Optional.of(id);
     }
 
     @Override

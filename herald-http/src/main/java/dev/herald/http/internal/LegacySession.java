@@ -41,7 +41,12 @@ final class LegacySession implements Transport, SseSink.Listener {
   private volatile boolean closed;
   private volatile long lastActivity;
 
-  LegacySession(Endpoint server, String id, SseSink sink) {
+  /** The principal that opened the stream, or null on an open endpoint. */
+  final dev.herald.auth.@Nullable Principal owner;
+
+  LegacySession(
+      Endpoint server, String id, SseSink sink, dev.herald.auth.@Nullable Principal owner) {
+    this.owner = owner;
     this.server = server;
     this.id = id;
     this.sink = sink;
@@ -94,7 +99,11 @@ final class LegacySession implements Transport, SseSink.Listener {
     }
   }
 
-  void deliver(DecodedMessage frame) {
+  /**
+   * Hands a POSTed message to the engine, with the principal whose token the POST carried (null
+   * on an open endpoint).
+   */
+  void deliver(DecodedMessage frame, dev.herald.auth.@Nullable Principal principal) {
     lastActivity = server.config.ticker.nanos();
     Receiver r = receiver;
     if (r == null || closed) {
@@ -102,6 +111,10 @@ final class LegacySession implements Transport, SseSink.Listener {
     }
     inboundLock.lock();
     try {
+      ServerSession ss = serverSession;
+      if (principal != null && ss != null) {
+        EngineAccess.of(ss).principal(principal);
+      }
       r.onFrame(frame);
     } finally {
       inboundLock.unlock();
@@ -111,6 +124,11 @@ final class LegacySession implements Transport, SseSink.Listener {
   @Override
   public void start(Receiver r) {
     receiver = r;
+  }
+
+  @Override
+  public java.util.Optional<String> sessionId() {
+    return java.util.Optional.of(id);
   }
 
   @Override
@@ -160,6 +178,7 @@ final class LegacySession implements Transport, SseSink.Listener {
   public void detached(SseSink s, @Nullable Throwable cause) {
     ServerSession ss = serverSession;
     if (ss != null) {
+      EngineAccess.of(ss).events().streamClosed(EventListener.StreamKind.STANDING);
       ss.close();
     } else {
       close();

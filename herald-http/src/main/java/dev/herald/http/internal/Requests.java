@@ -2,6 +2,7 @@ package dev.herald.http.internal;
 
 import static dev.herald.http.internal.HttpExchanges.reject;
 
+import dev.herald.auth.Principal;
 import dev.herald.session.Scheduler;
 import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.ErrorCodes;
@@ -49,24 +50,50 @@ final class Requests {
       reject(ex, 403, "Forbidden: Origin not allowed");
       return;
     }
+    BearerAuth auth = endpoint.auth;
+    if (auth == null) {
+      route(ex, null);
+      return;
+    }
+    if (auth.isMetadataRequest(ex)) {
+      auth.serveMetadata(ex); // RFC 9728: public, no token
+      return;
+    }
+    String path = ex.path();
+    boolean mcp =
+        config.path.equals(path)
+            || (legacy()
+                && (config.legacySsePath.equals(path) || config.legacyPostPath.equals(path)));
+    if (mcp) {
+      auth.authenticate(ex, principal -> route(ex, principal)); // or 401
+    } else {
+      route(ex, null);
+    }
+  }
+
+  /**
+   * Routes a request that passed the Host, Origin and bearer-token checks; {@code principal} is
+   * its token's (null on an open endpoint).
+   */
+  private void route(Exchange ex, @Nullable Principal principal) {
     String path = ex.path();
     String method = ex.method();
     if (config.path.equals(path)) {
       switch (method) {
-        case "POST" -> post(ex);
-        case "GET" -> get(ex);
-        case "DELETE" -> delete(ex);
+        case "POST" -> post(ex, principal);
+        case "GET" -> get(ex, principal);
+        case "DELETE" -> delete(ex, principal);
         default -> notAllowed(ex, config.mcp.eras().handshake() ? "GET, POST, DELETE" : "POST");
       }
     } else if (legacy() && config.legacySsePath.equals(path)) {
       if ("GET".equals(method)) {
-        legacyGet(ex);
+        legacyGet(ex, principal);
       } else {
         notAllowed(ex, "GET");
       }
     } else if (legacy() && config.legacyPostPath.equals(path)) {
       if ("POST".equals(method)) {
-        legacyPost(ex);
+        legacyPost(ex, principal);
       } else {
         notAllowed(ex, "POST");
       }
@@ -82,7 +109,7 @@ final class Requests {
 
   // ---------------------------------------------------------------- Streamable HTTP
 
-  private void post(Exchange ex) {
+  private void post(Exchange ex, @Nullable Principal principal) {
     String accept = ex.header("Accept");
     if (!HttpExchanges.accepts(accept, HttpExchanges.JSON)
         || !HttpExchanges.accepts(accept, HttpExchanges.SSE)) {
@@ -96,10 +123,13 @@ final class Requests {
     readMessage(
         ex,
         message -> {
+          if (lacksScope(ex, message, principal)) {
+            return;
+          }
           // Era routing comes first, before any session is looked up (MCP 2026-07-28
           // basic/versioning, "Backward Compatibility").
           if (StatelessPost.isStateless(ex.header(HttpExchanges.PROTOCOL_HEADER), message)) {
-            stateless.serve(ex, message);
+            stateless.serve(ex, message, principal);
             return;
           }
           if (!config.mcp.eras().handshake()) {
@@ -117,7 +147,7 @@ final class Requests {
               if (refused(ex, r.id(), endpoint.reserveSession(client))) {
                 return;
               }
-              endpoint.newSession(client).acceptRequest(r, ex, true);
+              endpoint.newSession(client, principal).acceptRequest(r, ex, true, principal);
             } else if (message instanceof JsonRpcMessage.Request r) {
               // a request before initialize: answered with its own id, as JSON-RPC asks
               HttpExchanges.error(
@@ -131,13 +161,34 @@ final class Requests {
             }
             return;
           }
-          withSession(sessionId, ex, session -> postTo(session, message, ex));
+          withSession(sessionId, ex, principal, session -> postTo(session, message, ex, principal));
         });
   }
 
-  private void postTo(HttpSession session, JsonRpcMessage message, Exchange ex) {
+  /**
+   * Whether a request needs scopes its principal lacks (a tool, resource or prompt declared with
+   * {@code McpServer.Builder#toolScopes} and its kin): answered {@code 403 insufficient_scope}
+   * here, before any session sees it, so the handler never runs (MCP 2025-11-25
+   * basic/authorization, "Scope Challenge Handling"). The method table asks the same question
+   * again before the handler (for a session's own entries, whose uri resolution this cannot see).
+   */
+  private boolean lacksScope(Exchange ex, JsonRpcMessage message, @Nullable Principal principal) {
+    BearerAuth auth = endpoint.auth;
+    if (principal == null || auth == null || !(message instanceof JsonRpcMessage.Request r)) {
+      return false;
+    }
+    java.util.Set<String> needed = config.mcp.requiredScopes(r.method(), r.params());
+    if (principal.hasScopes(needed)) {
+      return false;
+    }
+    auth.insufficientScope(ex, r.id(), needed);
+    return true;
+  }
+
+  private void postTo(
+      HttpSession session, JsonRpcMessage message, Exchange ex, @Nullable Principal principal) {
     if (message instanceof JsonRpcMessage.Request r) {
-      if (!session.acceptRequest(r, ex, false)) {
+      if (!session.acceptRequest(r, ex, false, principal)) {
         HttpExchanges.error(
             ex,
             400,
@@ -148,7 +199,7 @@ final class Requests {
     } else {
       ClusterLink link = endpoint.cluster;
       if (link == null) {
-        session.deliver(new DecodedMessage.Valid(message));
+        session.deliver(new DecodedMessage.Valid(message), principal);
         HttpExchanges.empty(ex, 202, session.id);
         return;
       }
@@ -158,7 +209,7 @@ final class Requests {
           .name("herald-cluster-notification")
           .start(() -> {
             if (!link.forwardedElsewhere(session, message)) {
-              session.deliver(new DecodedMessage.Valid(message));
+              session.deliver(new DecodedMessage.Valid(message), principal);
             } else {
               session.touch();
             }
@@ -171,7 +222,20 @@ final class Requests {
    * Hands {@code ex} to the session {@code id}: this node's, or in a cluster one restored from the
    * directory (docs/scale-out.md); else answers 404 (or 503 when the directory cannot be reached).
    */
-  private void withSession(String id, Exchange ex, Consumer<HttpSession> then) {
+  private void withSession(
+      String id, Exchange ex, @Nullable Principal principal, Consumer<HttpSession> use) {
+    // A session belongs to the party that created it: to anyone else it is unknown (404), so a
+    // stolen or guessed id, or a resumption with another's Last-Event-ID, reveals nothing.
+    Consumer<HttpSession> then =
+        principal == null
+            ? use
+            : session -> {
+              if (session.ownedBy(principal)) {
+                use.accept(session);
+              } else {
+                reject(ex, 404, "Session not found");
+              }
+            };
     HttpSession local = endpoint.sessions.get(id);
     ClusterLink link = endpoint.cluster;
     if ((local != null && !local.isClosed()) || link == null) {
@@ -228,7 +292,7 @@ final class Requests {
     return false;
   }
 
-  private void get(Exchange ex) {
+  private void get(Exchange ex, @Nullable Principal principal) {
     if (postOnly(ex)) {
       return;
     }
@@ -244,7 +308,7 @@ final class Requests {
       reject(ex, 400, "Bad Request: Mcp-Session-Id header is required");
       return;
     }
-    withSession(sessionId, ex, session -> getFrom(session, ex));
+    withSession(sessionId, ex, principal, session -> getFrom(session, ex));
   }
 
   private void getFrom(HttpSession session, Exchange ex) {
@@ -257,6 +321,17 @@ final class Requests {
       int sep = lastEventId.indexOf('_');
       stream = sep <= 0 ? null : session.stream(lastEventId.substring(0, sep));
       after = sep <= 0 ? -1 : parseSeq(lastEventId.substring(sep + 1));
+      ClusterLink link = endpoint.cluster;
+      if (stream == null && after >= 0 && link != null) {
+        // produced by another node, maybe one that died: resumed from the shared store
+        link.resume(
+            session,
+            lastEventId.substring(0, sep),
+            after,
+            ex,
+            (s, from, prelude) -> attachTo(session, s, from, ex, prelude));
+        return;
+      }
       if (stream == null || after < 0) {
         reject(ex, 400, "Bad Request: unknown Last-Event-ID");
         return;
@@ -268,10 +343,23 @@ final class Requests {
         return;
       }
     }
+    attachTo(session, stream, after, ex, java.util.List.of());
+  }
+
+  /**
+   * Attaches the GET {@code ex} to {@code stream}, writing {@code prelude} first; true if it was
+   * attached.
+   */
+  private boolean attachTo(
+      HttpSession session,
+      SseStream stream,
+      long after,
+      Exchange ex,
+      java.util.List<SseSink.Frame> prelude) {
     SseSink sink = session.newSink(ex);
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
-    switch (stream.attach(sink, after)) {
+    switch (stream.attach(sink, after, prelude)) {
       case OK -> {
         session.touch();
         ClusterLink link = endpoint.cluster;
@@ -283,14 +371,23 @@ final class Requests {
         } else {
           session.events().streamResumed(stream.kind());
         }
+        return true;
       }
       case CONFLICT -> reject(ex, 409, "Conflict: this session already has an open GET stream");
       case GONE -> reject(ex, 404, "Session not found");
       case FORGOTTEN -> reject(ex, 400, "Bad Request: unknown Last-Event-ID");
+      case UNAVAILABLE ->
+          HttpExchanges.error(
+              ex,
+              503,
+              null,
+              dev.herald.wire.ErrorCodes.INTERNAL_ERROR,
+              "Service unavailable: the event store cannot be read; resume again");
     }
+    return false;
   }
 
-  private void delete(Exchange ex) {
+  private void delete(Exchange ex, @Nullable Principal principal) {
     if (postOnly(ex)) {
       return;
     }
@@ -302,8 +399,9 @@ final class Requests {
     withSession(
         sessionId,
         ex,
+        principal,
         session -> {
-          session.close();
+          session.end();
           ClusterLink link = endpoint.cluster;
           if (link != null) {
             link.seam.ended(session.id); // it ends on every node
@@ -506,7 +604,7 @@ final class Requests {
 
   // ---------------------------------------------------------------- legacy HTTP+SSE
 
-  private void legacyGet(Exchange ex) {
+  private void legacyGet(Exchange ex, @Nullable Principal principal) {
     String client = ex.remoteAddress();
     if (refused(ex, null, endpoint.reserveSession(client))) {
       return;
@@ -514,27 +612,32 @@ final class Requests {
     SseSink sink = new SseSink(ex, config.queueFrames, config.queueBytes, null, System.nanoTime());
     ex.keepOpen();
     ex.onPeerGone(sink::fail);
-    LegacySession session = new LegacySession(endpoint, Endpoint.newSessionId(), sink);
+    LegacySession session = new LegacySession(endpoint, Endpoint.newSessionId(), sink, principal);
     endpoint.bind(session.id, client);
     endpoint.legacySessions.put(session.id, session);
     session.open(ex.mountPrefix() + config.legacyPostPath);
   }
 
-  private void legacyPost(Exchange ex) {
+  private void legacyPost(Exchange ex, @Nullable Principal principal) {
     if (!HttpExchanges.isJson(ex.header("Content-Type"))) {
       reject(ex, 415, "Unsupported Media Type: Content-Type must be application/json");
       return;
     }
     String id = ex.queryParameter("sessionId");
     LegacySession session = id == null ? null : endpoint.legacySessions.get(id);
-    if (session == null || session.isClosed()) {
-      reject(ex, 404, "Session not found");
+    if (session == null
+        || session.isClosed()
+        || (principal != null && !BearerAuth.sameParty(session.owner, principal))) {
+      reject(ex, 404, "Session not found"); // another party's session is an unknown one
       return;
     }
     readMessage(
         ex,
         message -> {
-          session.deliver(new DecodedMessage.Valid(message));
+          if (lacksScope(ex, message, principal)) {
+            return;
+          }
+          session.deliver(new DecodedMessage.Valid(message), principal);
           ex.status(202);
           ex.write(
               java.nio.ByteBuffer.wrap(HttpExchanges.ascii("Accepted")),

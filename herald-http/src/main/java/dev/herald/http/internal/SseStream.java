@@ -56,12 +56,39 @@ public final class SseStream implements SseSink.Listener {
   /** Ended by the request's cancellation: it will never carry a response. */
   private volatile boolean cancelled;
 
+  /**
+   * The highest sequence number whose event the store failed to keep (guarded by {@link #lock}):
+   * a resumption from before it is refused here, as the store refuses it once it recorded the gap.
+   */
+  private long unstoredSeq;
+
+  /**
+   * In a cluster, the node a client resumed this stream on, which this node (the stream's
+   * producer) sends each new event to (docs/scale-out.md, "Resuming on another node"); null when
+   * the client reads it here or nowhere. Guarded by {@link #lock}.
+   */
+  private @Nullable String follower;
+
   /** A POST stream holding its exchange until the first message decides JSON or SSE. */
   SseStream(HttpSession session, String id, RequestId request, Exchange held) {
     this.session = session;
     this.id = id;
     this.request = request;
     this.held = held;
+  }
+
+  /**
+   * A request's stream produced by another node, resumed on this one: its events come from the
+   * shared store and from the producer ({@link #remoteEvent}), never from a local handler. Starts
+   * at {@code afterSeq}, the client's {@code Last-Event-ID}.
+   */
+  SseStream(HttpSession session, String id, RequestId request, long afterSeq) {
+    this.session = session;
+    this.id = id;
+    this.request = request;
+    this.upgraded = true;
+    this.seq = afterSeq;
+    this.writtenSeq = afterSeq;
   }
 
   /** The session's standing stream. */
@@ -94,7 +121,9 @@ public final class SseStream implements SseSink.Listener {
     /** The stream ended and its events are gone (the session closed). */
     GONE,
     /** Events after the {@code Last-Event-ID} were forgotten by the store: it cannot be resumed from there. */
-    FORGOTTEN
+    FORGOTTEN,
+    /** The event store could not be read (a shared store that cannot be reached). */
+    UNAVAILABLE
   }
 
   /**
@@ -130,8 +159,18 @@ public final class SseStream implements SseSink.Listener {
       }
       if (answer == null && !orphaned) {
         long s = ++seq;
-        session.store().append(session.id, id, s, json);
+        storeLocked(s, json);
         flush = offerLocked(event(s, json));
+        String f = follower;
+        if (f != null) {
+          ClusterLink link = session.cluster();
+          if (link != null) {
+            link.seam.streamEvent(f, session.id, id, s, json, isFinal); // in order, under the lock
+          }
+          if (isFinal) {
+            follower = null;
+          }
+        }
         if (isFinal) {
           ended = true;
           if (sink != null) {
@@ -174,6 +213,14 @@ public final class SseStream implements SseSink.Listener {
    *     which receives what no connection has been given yet
    */
   Attach attach(SseSink newSink, long afterSeq) {
+    return attach(newSink, afterSeq, List.of());
+  }
+
+  /**
+   * As {@link #attach(SseSink, long)}, writing {@code prelude} first: the events of another
+   * node's standing stream that a client resuming it here has not seen ({@link #foreignEvent}).
+   */
+  Attach attach(SseSink newSink, long afterSeq, List<SseSink.Frame> prelude) {
     SseSink replaced = null;
     lock.lock();
     try {
@@ -187,18 +234,26 @@ public final class SseStream implements SseSink.Listener {
       long from = fresh ? writtenSeq : afterSeq;
       long upTo = seq;
       List<SseSink.Frame> replay = new ArrayList<>();
-      boolean complete =
-          session
-              .store()
-              .replay(
-                  session.id,
-                  id,
-                  from,
-                  (s, json) -> {
-                    if (s <= upTo) {
-                      replay.add(event(s, json));
-                    }
-                  });
+      boolean complete;
+      try {
+        complete =
+            session
+                .store()
+                .replay(
+                    session.id,
+                    id,
+                    from,
+                    (s, json) -> {
+                      if (s <= upTo) {
+                        replay.add(event(s, json));
+                      }
+                    });
+      } catch (RuntimeException e) {
+        return Attach.UNAVAILABLE; // a shared store that cannot be reached: the client retries
+      }
+      if (!fresh && afterSeq < unstoredSeq) {
+        complete = false;
+      }
       if (!complete && !fresh) {
         return Attach.FORGOTTEN; // the connection already attached, if any, keeps going
       }
@@ -207,12 +262,16 @@ public final class SseStream implements SseSink.Listener {
         writtenSeq = Math.max(writtenSeq, replaced.writtenSeq());
         sink = null;
       }
+      dropFollowerLocked(); // the client reads it here now
       newSink.listener(this);
       sink = newSink;
-      if (replay.isEmpty() && fresh && session.priming()) {
+      if (replay.isEmpty() && prelude.isEmpty() && fresh && session.priming()) {
         newSink.enqueue(priming(++seq));
       } else {
         newSink.enqueue(new SseSink.Frame(-1, session.retryField(), null));
+      }
+      for (SseSink.Frame f : prelude) {
+        newSink.enqueue(f);
       }
       for (SseSink.Frame f : replay) {
         if (!newSink.enqueue(f)) {
@@ -289,6 +348,7 @@ public final class SseStream implements SseSink.Listener {
       ended = true;
       cancelled = true;
       keep = upgraded;
+      answerFollowerLocked(ClusterSeam.FollowState.CANCELLED);
       if (sink != null) {
         sink.end();
         flush = sink;
@@ -349,6 +409,9 @@ public final class SseStream implements SseSink.Listener {
     @Nullable Exchange h;
     lock.lock();
     try {
+      if (!ended) {
+        answerFollowerLocked(ClusterSeam.FollowState.GONE);
+      }
       ended = true;
       s = sink;
       sink = null;
@@ -378,6 +441,7 @@ public final class SseStream implements SseSink.Listener {
     } finally {
       lock.unlock();
     }
+    session.events().streamClosed(kind());
     session.touch();
   }
 
@@ -386,6 +450,10 @@ public final class SseStream implements SseSink.Listener {
     held = null;
     upgraded = true;
     session.registerStream(this);
+    ClusterLink link = session.cluster();
+    if (link != null && request != null) {
+      link.streamOpened(session, id, request); // another node can resume it if this one dies
+    }
     if (h == null) {
       return;
     }
@@ -396,6 +464,230 @@ public final class SseStream implements SseSink.Listener {
     sink = s;
     s.enqueue(
         session.priming() ? priming(++seq) : new SseSink.Frame(-1, session.retryField(), null));
+  }
+
+  // ---------------------------------------------------------------- across nodes
+
+  /**
+   * Another node ({@code node}) resumed this stream for its client (this node produces it): from
+   * now on each new event goes to that node as well, after it was stored. The answer, sent under
+   * the lock so that it precedes those events, tells the follower which event it has to read from
+   * the store first, or that the stream ended. A connection attached here is replaced, as a
+   * resumption on one node replaces it (one connection per stream).
+   */
+  void followedBy(String node) {
+    SseSink replaced = null;
+    String previous;
+    lock.lock();
+    try {
+      previous = follower;
+      follower = null;
+      if (ended) {
+        ClusterLink link = session.cluster();
+        if (link != null) {
+          link.seam.following(
+              node,
+              session.id,
+              id,
+              seq,
+              cancelled ? ClusterSeam.FollowState.CANCELLED : ClusterSeam.FollowState.ENDED);
+        }
+      } else {
+        if (sink != null) {
+          replaced = sink;
+          writtenSeq = Math.max(writtenSeq, replaced.writtenSeq());
+          sink = null;
+        }
+        follower = node;
+        answerFollowerLocked(ClusterSeam.FollowState.LIVE);
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (replaced != null) {
+      replaced.fail(new IOException("replaced by a connection resumed on another node"));
+    }
+    if (previous != null && !previous.equals(node)) {
+      ClusterLink link = session.cluster();
+      if (link != null) {
+        link.seam.unfollowed(previous, session.id, id);
+      }
+    }
+  }
+
+  /** Tells the follower, if any, the stream's state (under {@link #lock}); LIVE keeps it. */
+  private void answerFollowerLocked(ClusterSeam.FollowState state) {
+    String f = follower;
+    ClusterLink link = session.cluster();
+    if (f == null || link == null) {
+      return;
+    }
+    link.seam.following(f, session.id, id, seq, state);
+    if (state != ClusterSeam.FollowState.LIVE) {
+      follower = null;
+    }
+  }
+
+  /** The client reads this stream here now: the node that followed it stops (under the lock). */
+  private void dropFollowerLocked() {
+    String f = follower;
+    ClusterLink link = session.cluster();
+    if (f != null && link != null) {
+      link.seam.unfollowed(f, session.id, id);
+    }
+    follower = null;
+  }
+
+  /** A followed stream's sequence number: the last event this node has of it. */
+  long seq() {
+    lock.lock();
+    try {
+      return seq;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A followed stream: an event its producer sent. Dropped if this node has it already (read from
+   * the store); {@code last} (the response) ends the stream.
+   */
+  void remoteEvent(long s, byte[] json, boolean last) {
+    SseSink flush;
+    lock.lock();
+    try {
+      if (ended || s <= seq) {
+        return;
+      }
+      seq = s;
+      flush = offerLocked(event(s, json));
+      if (last) {
+        ended = true;
+        if (sink != null) {
+          sink.end();
+          flush = sink;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush();
+    }
+  }
+
+  /**
+   * A followed stream: sends the stored events after the last one this node has, in order; the
+   * response among them ({@code isResponse}) ends the stream.
+   *
+   * @return whether the stream has ended (its response was among them, or before)
+   * @throws RuntimeException if the store cannot be read
+   */
+  boolean catchUp(java.util.function.Predicate<byte[]> isResponse) {
+    SseSink flush = null;
+    lock.lock();
+    try {
+      if (ended) {
+        return true;
+      }
+      List<SseSink.Frame> frames = new ArrayList<>();
+      long[] last = {seq};
+      boolean[] done = {false};
+      session
+          .store()
+          .replay(
+              session.id,
+              id,
+              seq,
+              (s, json) -> {
+                if (!done[0] && s > last[0]) {
+                  last[0] = s;
+                  frames.add(event(s, json));
+                  done[0] = isResponse.test(json);
+                }
+              });
+      seq = last[0];
+      for (SseSink.Frame f : frames) {
+        SseSink offered = offerLocked(f);
+        if (offered != null) {
+          flush = offered;
+        }
+      }
+      if (done[0]) {
+        ended = true;
+        if (sink != null) {
+          sink.end();
+          flush = sink;
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush();
+    }
+    return ended;
+  }
+
+  /**
+   * A followed stream whose producer will send nothing more: ends it, with {@code last} (stored
+   * and sent as its final event) when not null.
+   */
+  void endFollowed(byte @Nullable [] last, boolean asCancelled) {
+    SseSink flush = null;
+    lock.lock();
+    try {
+      if (ended) {
+        return;
+      }
+      if (last != null) {
+        long s = ++seq;
+        storeLocked(s, last);
+        flush = offerLocked(event(s, last));
+      }
+      ended = true;
+      cancelled = asCancelled;
+      if (sink != null) {
+        sink.end();
+        flush = sink;
+      }
+    } finally {
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush();
+    }
+  }
+
+  /** A followed stream another node took over: its connection here ends (the client moved). */
+  void unfollowed() {
+    SseSink s;
+    lock.lock();
+    try {
+      ended = true;
+      s = sink;
+      sink = null;
+    } finally {
+      lock.unlock();
+    }
+    if (s != null) {
+      s.fail(new IOException("resumed on another node"));
+    }
+  }
+
+  /**
+   * Stores event {@code s} (under {@link #lock}). A store that fails (a shared store that cannot
+   * be reached) does not stop the event: it is still written to the open connection, if any, and
+   * the failure is logged; a later resumption from before it is refused (400), since it cannot be
+   * replayed.
+   */
+  private void storeLocked(long s, byte[] json) {
+    try {
+      session.store().append(session.id, id, s, json);
+    } catch (RuntimeException e) {
+      unstoredSeq = s;
+      session.unstored(id, s, e);
+    }
   }
 
   /** Offers a frame to the attached sink; returns the sink to flush after unlocking, or null. */
@@ -428,6 +720,19 @@ public final class SseStream implements SseSink.Listener {
       idPrefix = prefix; // made once, on this stream's first event (an idle stream has none)
     }
     return new SseSink.Frame(s, prefix, json, true);
+  }
+
+  /**
+   * Event {@code s} of another stream ({@code streamId}), written whole, outside this stream's
+   * numbering: a standing stream's stored events replayed by the node taking it over.
+   */
+  static SseSink.Frame foreignEvent(String streamId, long s, byte[] json) {
+    byte[] head = HttpExchanges.ascii("id: " + streamId + "_" + s + "\ndata: ");
+    byte[] out = java.util.Arrays.copyOf(head, head.length + json.length + 2);
+    System.arraycopy(json, 0, out, head.length, json.length);
+    out[out.length - 2] = '\n';
+    out[out.length - 1] = '\n';
+    return new SseSink.Frame(-1, out, null);
   }
 
   /** {@code "id: <streamId>_"} as ASCII. Stream ids are decimal numbers, so ASCII. */

@@ -65,7 +65,15 @@ final class StatelessCall implements Transport, SseSink.Listener {
   private volatile @Nullable ServerSession session;
   private volatile boolean cancelled;
 
-  StatelessCall(Endpoint endpoint, JsonRpcMessage.Request request, Exchange exchange) {
+  /** Whose token the request carried, or null on an open endpoint. */
+  private final dev.herald.auth.@Nullable Principal principal;
+
+  StatelessCall(
+      Endpoint endpoint,
+      JsonRpcMessage.Request request,
+      Exchange exchange,
+      dev.herald.auth.@Nullable Principal principal) {
+    this.principal = principal;
     this.endpoint = endpoint;
     this.config = endpoint.config;
     this.request = request;
@@ -94,6 +102,9 @@ final class StatelessCall implements Transport, SseSink.Listener {
     }
     Receiver r = receiver;
     if (r != null) {
+      if (principal != null) {
+        dev.herald.internal.session.EngineAccess.of(s).principal(principal);
+      }
       r.onFrame(new DecodedMessage.Valid(request));
     }
   }

@@ -75,7 +75,7 @@ final class StatelessPost {
   }
 
   /** Serves a 2026-07-28 POST: checks it, then answers a notification or runs the request. */
-  void serve(Exchange ex, JsonRpcMessage message) {
+  void serve(Exchange ex, JsonRpcMessage message, dev.herald.auth.@Nullable Principal principal) {
     RequestId id = message instanceof JsonRpcMessage.Request r ? r.id() : null;
     if (message instanceof JsonRpcMessage.Response) {
       HttpExchanges.error(
@@ -93,7 +93,7 @@ final class StatelessPost {
       return;
     }
     if (message instanceof JsonRpcMessage.Request r) {
-      StatelessCall call = new StatelessCall(endpoint, r, ex);
+      StatelessCall call = new StatelessCall(endpoint, r, ex, principal);
       switch (endpoint.statelessStarted(call)) {
         case OK -> {}
         case FULL -> {

@@ -57,6 +57,7 @@ class ClusterBehindHaproxyIT {
   private static RedisProcess redis;
   private static final List<Process> processes = new ArrayList<>();
   private static final List<Process> nodes = new ArrayList<>();
+  private static final List<Integer> ports = new ArrayList<>();
   private static Path dir;
   private static URI balancer;
 
@@ -67,7 +68,6 @@ class ClusterBehindHaproxyIT {
     redis = RedisProcess.start();
     dir = Files.createTempDirectory("herald-cluster-it");
     int lb = RedisProcess.freePort();
-    List<Integer> ports = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       int port = RedisProcess.freePort();
       ports.add(port);
@@ -284,6 +284,161 @@ class ClusterBehindHaproxyIT {
       eventually(WAIT, () -> quietLogs.size() == 3, "the quiet session's warnings");
       assertThat(quietLogs).allMatch(m -> m.level() == LoggingLevel.WARNING);
     }
+  }
+
+  /** A client talking to one node directly (not through the balancer). */
+  private static RawHttpClient node(int i, String session) {
+    RawHttpClient c = new RawHttpClient(URI.create("http://127.0.0.1:" + ports.get(i) + "/mcp"));
+    c.session = session;
+    return c;
+  }
+
+  /** The next event that carries a message (priming events and blank data skipped), or null. */
+  private static SseReader.@org.jspecify.annotations.Nullable Event message(SseReader r)
+      throws InterruptedException {
+    SseReader.Event e;
+    do {
+      e = r.next(WAIT);
+    } while (e != null && (e.priming() || e.data().isBlank()));
+    return e;
+  }
+
+  /** Every message event until the stream ends. */
+  private static List<SseReader.Event> messages(SseReader r) throws InterruptedException {
+    List<SseReader.Event> out = new ArrayList<>();
+    for (SseReader.Event e; (e = message(r)) != null; ) {
+      out.add(e);
+    }
+    return out;
+  }
+
+  private static long seq(SseReader.Event e) {
+    String id = e.id();
+    assertThat(id).isNotNull();
+    return Long.parseLong(id.substring(id.indexOf('_') + 1));
+  }
+
+  /** Starts {@code slow} on node {@code i} directly and reads its first {@code n} progress events. */
+  private static List<SseReader.Event> startSlow(
+      int i, String session, int id, int steps, int n, SseReader[] held) throws Exception {
+    HttpResponse<Stream<String>> call =
+        node(i, session)
+            .post(
+                "{'jsonrpc':'2.0','id':"
+                    + id
+                    + ",'method':'tools/call','params':{'name':'slow',"
+                    + "'arguments':{'steps':"
+                    + steps
+                    + ",'delayMs':50},'_meta':{'progressToken':'p'}}}");
+    assertThat(call.statusCode()).isEqualTo(200);
+    held[0] = new SseReader(call.body());
+    List<SseReader.Event> seen = new ArrayList<>();
+    while (seen.size() < n) {
+      SseReader.Event e = message(held[0]);
+      assertThat(e).as("progress event %d", seen.size() + 1).isNotNull();
+      seen.add(e);
+    }
+    return seen;
+  }
+
+  /** The resumed events: consecutive ids after {@code after}, each once, in order. */
+  private static List<String> checkConsecutive(long after, List<SseReader.Event> events) {
+    List<String> out = new ArrayList<>();
+    long expected = after + 1;
+    for (SseReader.Event e : events) {
+      assertThat(seq(e)).as("event ids follow each other").isEqualTo(expected++);
+      out.add(RawHttpClient.describe(e.json()));
+    }
+    return out;
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 3)
+  void aStreamResumedOnAnotherNodeGetsWhatItMissedThenFollowsTheCallToItsResponse()
+      throws Exception {
+    RawHttpClient raw = new RawHttpClient(balancer);
+    String session = raw.initialize();
+    SseReader[] post = new SseReader[1];
+    List<SseReader.Event> seen = startSlow(0, session, 51, 40, 2, post);
+    post[0].close(); // the connection drops; node 0 runs the call on
+    String from = seen.get(0).id();
+    List<String> resumed;
+    try (SseReader r = node(1, session).get(from)) {
+      resumed = checkConsecutive(seq(seen.get(0)), messages(r));
+    }
+    assertThat(resumed).last().isEqualTo("result 51 completed 40 steps");
+    assertThat(resumed.subList(0, resumed.size() - 1)).allMatch(d -> d.startsWith("progress p "));
+    // the same resumption once the call is over, on the third node: the same events
+    try (SseReader r = node(2, session).get(from)) {
+      assertThat(checkConsecutive(seq(seen.get(0)), messages(r))).isEqualTo(resumed);
+    }
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 2) // it kills node 2
+  void aStreamWhoseNodeWasKilledResumesThroughTheBalancerAndEndsWithAnError() throws Exception {
+    RawHttpClient raw = new RawHttpClient(balancer);
+    String session = raw.initialize();
+    // a task created on node 2, kept in Redis
+    String task =
+        result(
+                node(2, session)
+                    .post(
+                        "{'jsonrpc':'2.0','id':60,'method':'tools/call','params':{'name':"
+                            + "'slow_compute','arguments':{'seconds':600},'task':{'ttl':600000}}}"))
+            .at("/result/task/taskId")
+            .asString();
+    assertThat(task).isNotBlank();
+    SseReader[] post = new SseReader[1];
+    List<SseReader.Event> seen = startSlow(2, session, 61, 600, 4, post);
+    Process victim = nodes.get(2);
+    victim.destroyForcibly(); // SIGKILL, in the middle of the call's stream
+    assertThat(victim.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    post[0].close();
+    // Resumed from the second event through the balancer, on a node left: every event node 2
+    // stored after it, once and in order, then an error response (its node stopped).
+    RawHttpClient resumer = new RawHttpClient(balancer);
+    resumer.session = session;
+    List<String> resumed;
+    try (SseReader r = resumer.get(seen.get(1).id())) {
+      resumed = checkConsecutive(seq(seen.get(1)), messages(r));
+    }
+    assertThat(resumed).hasSizeGreaterThanOrEqualTo(3); // events 3 and 4 at least, and the end
+    assertThat(resumed.subList(0, resumed.size() - 1)).allMatch(d -> d.startsWith("progress p "));
+    assertThat(resumed)
+        .startsWith(
+            RawHttpClient.describe(seen.get(2).json()), RawHttpClient.describe(seen.get(3).json()));
+    assertThat(resumed).last().isEqualTo("error 61 -32603");
+    // the task node 2 ran is readable through the balancer, and failed once its node is gone
+    eventually(
+        WAIT,
+        () -> {
+          try {
+            return "failed"
+                .equals(
+                    result(
+                            resumer.post(
+                                "{'jsonrpc':'2.0','id':62,'method':'tasks/get','params':{'taskId':'"
+                                    + task
+                                    + "'}}"))
+                        .at("/result/status")
+                        .asString(""));
+          } catch (Exception e) {
+            return false;
+          }
+        },
+        "the dead node's task ended failed");
+  }
+
+  /** The JSON-RPC response in {@code r}'s body (plain JSON, or the SSE event carrying it). */
+  private static tools.jackson.databind.JsonNode result(HttpResponse<Stream<String>> r) {
+    for (String line : RawHttpClient.body(r).split("\n")) {
+      String json = line.startsWith("data: ") ? line.substring(6) : line;
+      if (json.startsWith("{") && (json.contains("\"result\"") || json.contains("\"error\""))) {
+        return RawHttpClient.json(json);
+      }
+    }
+    throw new AssertionError("no response in " + r);
   }
 
   @Test

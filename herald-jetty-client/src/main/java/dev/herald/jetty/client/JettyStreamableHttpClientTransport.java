@@ -162,6 +162,7 @@ public final class JettyStreamableHttpClientTransport implements Transport {
   }
 
   /** The session id the server issued, if any. */
+  @Override
   public Optional<String> sessionId() {
     return Optional.ofNullable(sessionId);
   }

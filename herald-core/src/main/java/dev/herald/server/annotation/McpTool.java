@@ -1,0 +1,85 @@
+package dev.herald.server.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Makes a public method an MCP tool (MCP 2025-11-25 server/tools) when its object is registered
+ * with {@link dev.herald.server.McpServer.Builder#annotated(Object...)}.
+ *
+ * <p><b>Input schema.</b> Each parameter becomes a property of the tool's {@code inputSchema} (JSON
+ * Schema 2020-12), in order, exactly as the components of a typed tool's arguments record do:
+ * {@code String} and {@code char}; integral numbers ({@code int} carries its 32-bit bounds,
+ * {@code long}, {@code short}, {@code byte}, their boxes and {@code BigInteger} do not) as {@code
+ * integer}; {@code double}, {@code float} and {@code BigDecimal} as {@code number}; {@code
+ * boolean}; enums (by constant name); {@code List}, {@code Set} and arrays; {@code Map<String,
+ * T>}; records, nested, whose components may carry {@link McpParam} descriptions. Required flags
+ * and descriptions come from {@link McpParam}. Unknown arguments are refused ({@code
+ * additionalProperties: false}) unless {@link #allowUnknownArguments()}.
+ *
+ * <p><b>Context.</b> One parameter of type {@link dev.herald.server.RequestContext} receives the
+ * call's context (progress, cancellation, logging, sampling, elicitation, its session); it is not
+ * part of the schema.
+ *
+ * <p><b>Result.</b> By return type: {@code CallToolResult} as is; {@code String} as one text
+ * content; a {@code ContentBlock} or a {@code List} of them as the content; a record as {@code
+ * structuredContent} plus its JSON as one text content, and then the record's schema is the tool's
+ * {@code outputSchema}; {@code void} (or a {@code null} return) as an empty result.
+ *
+ * <p><b>Errors.</b> Arguments are validated against the input schema and bound with Herald's
+ * Jackson mapper before the method runs; a failure is an {@code isError} result naming the
+ * argument, and the method is not called. An exception the method throws becomes an {@code
+ * isError} result carrying its message; {@link dev.herald.wire.McpException} answers with that
+ * JSON-RPC error instead; exactly as for a hand-built tool.
+ *
+ * {@snippet :
+ * public final class Weather {
+ *   public record Forecast(String city, int days, double high) {}
+ *
+ *   @McpTool(description = "Forecast for a city", readOnlyHint = ToolHint.TRUE)
+ *   public Forecast forecast(
+ *       @McpParam(description = "City name") String city,
+ *       int days,
+ *       RequestContext context) {
+ *     context.progress().report(1, 1, "looked it up");
+ *     return new Forecast(city, days, 21.5);
+ *   }
+ * }
+ *
+ * McpServer server = McpServer.builder().annotated(new Weather()).build();
+ * }
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.METHOD)
+public @interface McpTool {
+  /** The tool's name (default: the method's name in snake_case, {@code emitLogs} → {@code emit_logs}). */
+  String name() default "";
+
+  /** The tool's {@code title} (default: none). */
+  String title() default "";
+
+  /** The tool's {@code description} (default: none). */
+  String description() default "";
+
+  /** {@code annotations.readOnlyHint}: the tool does not modify its environment. */
+  ToolHint readOnlyHint() default ToolHint.UNSET;
+
+  /** {@code annotations.destructiveHint}: the tool may perform destructive updates. */
+  ToolHint destructiveHint() default ToolHint.UNSET;
+
+  /** {@code annotations.idempotentHint}: repeating a call with the same arguments has no more effect. */
+  ToolHint idempotentHint() default ToolHint.UNSET;
+
+  /** {@code annotations.openWorldHint}: the tool interacts with an open world of external entities. */
+  ToolHint openWorldHint() default ToolHint.UNSET;
+
+  /**
+   * Whether arguments the method does not take are ignored instead of refused (default false:
+   * the input schema says {@code additionalProperties: false}; true leaves that keyword out).
+   */
+  boolean allowUnknownArguments() default false;
+}
