@@ -7,7 +7,12 @@ import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.McpJson;
 import java.io.PrintStream;
 import java.net.URI;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Duration;
+import java.util.Base64;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,7 +23,8 @@ import tools.jackson.databind.JsonNode;
  * authorization server redirects straight back with the code, so the redirects are followed
  * without a browser. {@code MCP_CONFORMANCE_CONTEXT} gives a pre-registered client ({@code
  * client_id}, {@code client_secret}), or the machine client of the {@code
- * auth/client-credentials-*} scenarios.
+ * auth/client-credentials-*} scenarios (a secret, or a {@code private_key_pem} for {@code
+ * private_key_jwt}).
  */
 final class AuthScenarios {
   /** The client ID metadata document URL the suite's {@code auth/basic-cimd} expects. */
@@ -38,7 +44,12 @@ final class AuthScenarios {
     OAuthClient.Builder auth = OAuthClient.builder().clientName("herald-conformance-client");
     String id = text(context, "client_id");
     String secret = text(context, "client_secret");
-    if (scenario.startsWith("auth/client-credentials") && id != null && secret != null) {
+    String pem = text(context, "private_key_pem");
+    if (scenario.startsWith("auth/client-credentials") && id != null && pem != null) {
+      String alg = text(context, "signing_algorithm");
+      auth.clientCredentials(
+          id, privateKey(pem, alg == null ? "ES256" : alg), alg == null ? "ES256" : alg);
+    } else if (scenario.startsWith("auth/client-credentials") && id != null && secret != null) {
       auth.clientCredentials(id, secret);
     } else {
       auth.redirectUri(URI.create("http://localhost:3000/callback"))
@@ -57,6 +68,18 @@ final class AuthScenarios {
     try (McpClient client = builder.connect(transport)) {
       client.tools();
       out.println(client.callTool("test-tool", McpJson.object()).firstText());
+    }
+  }
+
+  /** A PKCS#8 PEM private key for a JWS algorithm (ES* keys are EC, RS* keys RSA). */
+  static PrivateKey privateKey(String pem, String alg) {
+    String base64 =
+        pem.replaceAll("-----(BEGIN|END) [A-Z ]*PRIVATE KEY-----", "").replaceAll("\\s", "");
+    try {
+      return KeyFactory.getInstance(alg.startsWith("ES") ? "EC" : "RSA")
+          .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("MCP_CONFORMANCE_CONTEXT: unreadable private_key_pem", e);
     }
   }
 

@@ -19,7 +19,16 @@ public final class Herald implements Runnable {
    * stdio server spawned on demand (or {@code herald call}) a good part of its start-up.
    */
   private static final List<String> SUBCOMMANDS =
-      List.of("demo", "serve", "call", "watch", "list", "tasks", "conformance-client", "help");
+      List.of(
+          "demo",
+          "serve",
+          "call",
+          "watch",
+          "list",
+          "tasks",
+          "logout",
+          "conformance-client",
+          "help");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -92,6 +101,7 @@ public final class Herald implements Runnable {
       case "watch" -> WatchCommand.class;
       case "list" -> ListCommand.class;
       case "tasks" -> TasksCommand.class;
+      case "logout" -> LogoutCommand.class;
       case "conformance-client" -> ConformanceClientCommand.class;
       case "help" -> CommandLine.HelpCommand.class;
       default -> throw new IllegalArgumentException("no subcommand " + name);

@@ -109,9 +109,29 @@ final class ServerTarget {
     return builder.connect(transport(verbose, err));
   }
 
-  /** The Streamable HTTP client transport for {@code url}. */
+  /**
+   * The Streamable HTTP client transport for {@code url}, authorizing with the server when it
+   * asks ({@link Login}: kept tokens reused and refreshed, else a browser login).
+   */
   static Transport http(URI url) {
-    return new StreamableHttpClientTransport(url);
+    return StreamableHttpClientTransport.builder().uri(url).authorization(LOGIN.get()).build();
+  }
+
+  /** One authorization per run, made when a transport first needs it. */
+  private static final java.util.function.Supplier<dev.herald.client.auth.OAuthClient> LOGIN =
+      memoize(() -> Login.oauth(System.err));
+
+  private static <T> java.util.function.Supplier<T> memoize(java.util.function.Supplier<T> s) {
+    java.util.concurrent.atomic.AtomicReference<T> ref =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    return () -> {
+      T v = ref.get();
+      if (v == null) {
+        ref.compareAndSet(null, s.get());
+        v = ref.get();
+      }
+      return java.util.Objects.requireNonNull(v);
+    };
   }
 
   /** Tells the user that connecting to this target failed, and why (server text cleaned). */

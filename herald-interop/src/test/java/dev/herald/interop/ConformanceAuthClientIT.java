@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The official conformance suite 0.1.16's client authorization scenarios with Herald's client as
  * the program under test ({@code herald conformance-client} with an {@code OAuthClient}): the
- * fourteen of {@code --suite auth}, then the back-compatibility, draft and client-credentials ones,
+ * fourteen of {@code --suite auth}, then the back-compatibility, draft and client-credentials ({@code client_secret_basic} and
+ * {@code private_key_jwt}) ones,
  * each run on its own ({@code --scenario}: a client suite runs its scenarios in parallel, which a
  * busy two-core machine turns into timeouts). Every check passes, with no warnings, and the
  * suite exits 0.
@@ -44,7 +45,8 @@ class ConformanceAuthClientIT {
         "auth/resource-mismatch",
         "auth/offline-access-scope",
         "auth/offline-access-not-supported",
-        "auth/client-credentials-basic"
+        "auth/client-credentials-basic",
+        "auth/client-credentials-jwt"
       })
   void scenarioPassesWithNoWarnings(String scenario) throws Exception {
     String name = "client-" + scenario.replace('/', '-');

@@ -20,6 +20,7 @@ record ClientIdentity(String clientId, @Nullable String clientSecret, String aut
   static final String NONE = "none";
   static final String BASIC = "client_secret_basic";
   static final String POST = "client_secret_post";
+  static final String PRIVATE_KEY_JWT = "private_key_jwt";
 
   /**
    * The method for a client with (or without) a secret, among those the server supports (RFC 8414

@@ -65,7 +65,8 @@ import org.jspecify.annotations.Nullable;
  *       server supports); the grant is kept in the {@link TokenStore}.
  * </ol>
  * A machine client ({@link Builder#clientCredentials}) uses the {@code client_credentials} grant
- * instead of steps 3 and 5. On a {@code 403} with {@code error="insufficient_scope"} (a step-up)
+ * instead of steps 3 and 5, authenticating with its secret or with a {@code private_key_jwt}
+ * assertion. On a {@code 403} with {@code error="insufficient_scope"} (a step-up)
  * a new flow asks for the scopes already granted plus those the challenge names, unless the token
  * already has them all (then the server's refusal stands); the transport bounds how often one
  * request is retried.
@@ -92,6 +93,7 @@ public final class OAuthClient implements Authorization {
   private final @Nullable String clientSecret;
   private final @Nullable URI clientMetadataUrl;
   private final boolean machine;
+  private final @Nullable ClientAssertion assertion;
   private final boolean offlineAccess;
   private final SecureRandom random = new SecureRandom();
 
@@ -122,6 +124,10 @@ public final class OAuthClient implements Authorization {
     this.clientSecret = b.clientSecret;
     this.clientMetadataUrl = b.clientMetadataUrl;
     this.machine = b.machine;
+    this.assertion =
+        b.assertionKey == null
+            ? null
+            : new ClientAssertion(b.assertionKey, Objects.requireNonNull(b.assertionAlg), b.clock);
     this.offlineAccess = b.offlineAccess;
   }
 
@@ -274,11 +280,16 @@ public final class OAuthClient implements Authorization {
     ClientIdentity client;
     if (machine) {
       client =
-          new ClientIdentity(
-              Objects.requireNonNull(clientId),
-              clientSecret,
-              ClientIdentity.method(as.tokenEndpointAuthMethods(), clientSecret != null));
-      t = tokens.clientCredentials(as.tokenEndpoint(), client, scope, resource);
+          assertion != null
+              ? new ClientIdentity(
+                  Objects.requireNonNull(clientId), null, ClientIdentity.PRIVATE_KEY_JWT)
+              : new ClientIdentity(
+                  Objects.requireNonNull(clientId),
+                  clientSecret,
+                  ClientIdentity.method(as.tokenEndpointAuthMethods(), clientSecret != null));
+      t =
+          tokens.clientCredentials(
+              as.tokenEndpoint(), client, scope, resource, assertion, as.issuer());
     } else {
       client = identity(as);
       t = codeGrant(as, client, scope, resource);
@@ -463,6 +474,8 @@ public final class OAuthClient implements Authorization {
     private @Nullable String clientSecret;
     private @Nullable URI clientMetadataUrl;
     private boolean machine;
+    private java.security.@Nullable PrivateKey assertionKey;
+    private @Nullable String assertionAlg;
     private boolean offlineAccess = true;
     private InstantSource clock = InstantSource.system();
 
@@ -557,6 +570,32 @@ public final class OAuthClient implements Authorization {
       }
       this.clientId = Objects.requireNonNull(clientId, "clientId");
       this.clientSecret = Objects.requireNonNull(clientSecret, "clientSecret");
+      this.assertionKey = null;
+      this.assertionAlg = null;
+      this.machine = true;
+      return this;
+    }
+
+    /**
+     * Makes this a machine client that authenticates with {@code private_key_jwt} (RFC 7523 §2.2):
+     * tokens come from the {@code client_credentials} grant, the client proving itself with a JWT
+     * signed by {@code key} ({@code algorithm}: ES256, ES384, ES512, RS256, RS384 or RS512) whose
+     * audience is the authorization server's issuer.
+     *
+     * @throws IllegalStateException if {@link #clientId} was set
+     * @throws IllegalArgumentException at {@link #build()} when the key cannot sign with the
+     *     algorithm
+     */
+    public Builder clientCredentials(
+        String clientId, java.security.PrivateKey key, String algorithm) {
+      if (this.clientId != null && !machine) {
+        throw new IllegalStateException(
+            "clientId was already set; use either clientId or clientCredentials");
+      }
+      this.clientId = Objects.requireNonNull(clientId, "clientId");
+      this.clientSecret = null;
+      this.assertionKey = Objects.requireNonNull(key, "key");
+      this.assertionAlg = Objects.requireNonNull(algorithm, "algorithm");
       this.machine = true;
       return this;
     }

@@ -59,13 +59,22 @@ final class TokenEndpoint {
   }
 
   Tokens clientCredentials(
-      URI endpoint, ClientIdentity client, @Nullable String scope, String resource) {
+      URI endpoint,
+      ClientIdentity client,
+      @Nullable String scope,
+      String resource,
+      @Nullable ClientAssertion assertion,
+      String issuer) {
     Map<String, String> form = new LinkedHashMap<>();
     form.put("grant_type", "client_credentials");
     if (scope != null) {
       form.put("scope", scope);
     }
     form.put("resource", resource);
+    if (assertion != null) {
+      form.put("client_assertion_type", ClientAssertion.TYPE);
+      form.put("client_assertion", assertion.sign(client.clientId(), issuer));
+    }
     return request(endpoint, client, form);
   }
 
@@ -84,6 +93,7 @@ final class TokenEndpoint {
         form.put("client_id", client.clientId());
         form.put("client_secret", String.valueOf(client.clientSecret()));
       }
+      case ClientIdentity.PRIVATE_KEY_JWT -> {} // the assertion names the client
       default -> form.put("client_id", client.clientId());
     }
     OAuthHttp.Response r = http.postForm(endpoint, form, authorization);

@@ -1,0 +1,120 @@
+package dev.herald.cli;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.herald.client.auth.AuthorizationCodeHandler;
+import dev.herald.client.auth.OAuthClient;
+import dev.herald.client.auth.TokenStore;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The command line's authorization with a protected HTTP server (MCP 2025-11-25
+ * basic/authorization): tokens kept in {@code tokens.json} under the user's configuration folder
+ * ({@code $HERALD_TOKEN_FILE}, else {@code $XDG_CONFIG_HOME/herald}, else {@code
+ * ~/.config/herald}), reused and refreshed on later runs; when a flow is needed the authorization
+ * URL is printed on stderr (and opened in the desktop's browser when there is one), and the code
+ * comes back to a one-shot listener on a loopback redirect URI ({@code
+ * http://127.0.0.1:<port>/callback}), waited for at most five minutes.
+ */
+final class Login {
+  static final Duration WAIT = Duration.ofMinutes(5);
+
+  private Login() {}
+
+  /** The token file. */
+  static Path tokenFile() {
+    String file = System.getenv("HERALD_TOKEN_FILE");
+    if (file != null && !file.isBlank()) {
+      return Path.of(file);
+    }
+    String xdg = System.getenv("XDG_CONFIG_HOME");
+    Path dir =
+        xdg != null && !xdg.isBlank()
+            ? Path.of(xdg)
+            : Path.of(System.getProperty("user.home"), ".config");
+    return dir.resolve("herald").resolve("tokens.json");
+  }
+
+  /** The client's authorization, its flow on a fresh loopback port. */
+  static OAuthClient oauth(PrintStream err) {
+    int port = freePort();
+    URI redirect = URI.create("http://127.0.0.1:" + port + "/callback");
+    return OAuthClient.builder()
+        .clientName("herald")
+        .redirectUri(redirect)
+        .authorizationCodeHandler(browser(port, err))
+        .tokenStore(TokenStore.file(tokenFile()))
+        .build();
+  }
+
+  /** Prints (and opens) the URL, then waits for the redirect on 127.0.0.1:{@code port}. */
+  static AuthorizationCodeHandler browser(int port, PrintStream err) {
+    return (authorizationUrl, redirectUri) -> {
+      CompletableFuture<URI> redirected = new CompletableFuture<>();
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+      server.createContext(
+          redirectUri.getRawPath(),
+          ex -> {
+            URI u =
+                URI.create(
+                    redirectUri
+                        + (ex.getRequestURI().getRawQuery() == null
+                            ? ""
+                            : "?" + ex.getRequestURI().getRawQuery()));
+            byte[] page =
+                "<!doctype html><title>herald</title><p>Done: you can close this window and go back to the terminal."
+                    .getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+            ex.sendResponseHeaders(200, page.length);
+            ex.getResponseBody().write(page);
+            ex.close();
+            redirected.complete(u);
+          });
+      server.start();
+      try {
+        err.println("herald: the server asks for authorization; open this URL to log in:");
+        err.println("  " + authorizationUrl);
+        openBrowser(authorizationUrl);
+        return redirected.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        throw new IOException("the authorization redirect failed", e.getCause());
+      } catch (TimeoutException e) {
+        throw new IOException("no authorization within " + WAIT.toMinutes() + " minutes");
+      } finally {
+        server.stop(0);
+      }
+    };
+  }
+
+  private static void openBrowser(URI url) {
+    try {
+      if (!java.awt.GraphicsEnvironment.isHeadless()
+          && java.awt.Desktop.isDesktopSupported()
+          && java.awt.Desktop.getDesktop().isSupported(java.awt.Desktop.Action.BROWSE)) {
+        java.awt.Desktop.getDesktop().browse(url);
+      }
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // no browser: the printed URL is the way
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("no free loopback port for the redirect", e);
+    }
+  }
+}
