@@ -57,7 +57,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Options: {@code --sessions N} (1000), {@code --rounds R} (5), {@code --warmup W} (3),
  * {@code --targets herald,ceiling}, {@code --debounce-ms} (10, Herald's default: the first change goes out at once), {@code --child-heap} (512m),
- * {@code --open-concurrency} (16), {@code --timeout-s} (600), {@code --json FILE}.
+ * {@code --open-concurrency} (16), {@code --timeout-s} (600), {@code --json FILE}, and {@code
+ * --nodes K --redis-uri URI}: Herald as K nodes of one cluster on that Redis (docs/scale-out.md),
+ * each its own child JVM; session k is made on node k mod K and its GET opened on the next node,
+ * the change is made on node 0, heap and CPU are the nodes' sums, and each change's Redis
+ * commands are counted ({@code INFO commandstats} through {@code redis-cli}).
  */
 public final class FanoutHarness {
   static final String MARKER = "notifications/tools/list_changed";
@@ -65,6 +69,11 @@ public final class FanoutHarness {
   private static final String ACCEPT_POST = "application/json, text/event-stream";
 
   private final int sessions;
+
+  /** Herald nodes of one cluster (1: a single node, no Redis). */
+  private final int nodes;
+
+  private final @org.jspecify.annotations.Nullable String redisUri;
   private final int rounds;
   private final int warmup;
   private final List<String> targets;
@@ -77,6 +86,11 @@ public final class FanoutHarness {
 
   private FanoutHarness(Map<String, String> o) {
     this.sessions = Integer.parseInt(o.getOrDefault("sessions", "1000"));
+    this.nodes = Integer.parseInt(o.getOrDefault("nodes", "1"));
+    this.redisUri = o.get("redis-uri");
+    if (nodes > 1 && redisUri == null) {
+      throw new IllegalArgumentException("--nodes " + nodes + " needs --redis-uri");
+    }
     this.rounds = Integer.parseInt(o.getOrDefault("rounds", "5"));
     this.warmup = Integer.parseInt(o.getOrDefault("warmup", "3"));
     this.targets = List.of(o.getOrDefault("targets", "herald,ceiling").split(","));
@@ -103,7 +117,7 @@ public final class FanoutHarness {
       String a = args[i];
       if (!a.startsWith("--") || i + 1 >= args.length) {
         System.err.println(
-            "usage: FanoutHarness [--sessions N] [--rounds R] [--warmup W] [--targets herald,ceiling]"
+            "usage: FanoutHarness [--sessions N] [--nodes K --redis-uri URI] [--rounds R] [--warmup W] [--targets herald,ceiling]"
                 + " [--debounce-ms MS] [--child-heap 512m] [--open-concurrency C] [--timeout-s S] [--json FILE]");
         System.exit(2);
       }
@@ -177,9 +191,10 @@ public final class FanoutHarness {
     if (!target.equals("herald") && !target.equals("ceiling")) {
       throw new IllegalArgumentException("unknown target " + target + " (herald or ceiling)");
     }
-    out.printf(Locale.ROOT, "%n[%s] starting child JVM%n", target);
-    try (Child child = Child.start(target, childHeap, debounceMs, sessions + 100, deadlineNanos);
-        ExecutorServiceCloser ex =
+    int k = target.equals("herald") ? nodes : 1;
+    out.printf(Locale.ROOT, "%n[%s] starting %d child JVM(s)%n", target, k);
+    List<Child> children = new ArrayList<>();
+    try (ExecutorServiceCloser ex =
             new ExecutorServiceCloser(Executors.newVirtualThreadPerTaskExecutor());
         HttpClient http =
             HttpClient.newBuilder()
@@ -187,32 +202,54 @@ public final class FanoutHarness {
                 .connectTimeout(Duration.ofSeconds(10))
                 .executor(ex.executor)
                 .build()) {
-      child.checkClock();
-      URI base = URI.create("http://127.0.0.1:" + child.port + "/mcp");
+      for (int i = 0; i < k; i++) {
+        children.add(
+            Child.start(
+                target + (k > 1 ? "-" + i : ""),
+                target,
+                childHeap,
+                debounceMs,
+                sessions + 100,
+                k > 1 ? redisUri : null,
+                deadlineNanos));
+      }
+      Child child = children.get(0); // the node where the catalog changes
+      List<URI> bases = new ArrayList<>();
+      for (Child c : children) {
+        c.checkClock();
+        bases.add(URI.create("http://127.0.0.1:" + c.port + "/mcp"));
+      }
       int total = warmup + rounds;
 
       // Warm-up: lazy statics, Jetty's pools and the JIT's first pass exist before the baseline.
       int warmN = Math.min(20, sessions);
-      Fleet warm = new Fleet(http, base, warmN, 1);
+      Fleet warm = new Fleet(http, bases, warmN, 1);
       warm.open(openConcurrency, deadlineNanos);
       child.trigger(0);
       warm.await(0, deadlineNanos);
       warm.close(deadlineNanos);
       Thread.sleep(500);
 
-      long baseline = child.heap();
+      long baseline = heap(children);
       out.printf(
           Locale.ROOT,
           "[%s] baseline heap %.1f MB; opening %d sessions%n",
           target,
           baseline / 1e6,
           sessions);
-      Fleet fleet = new Fleet(http, base, sessions, total);
+      Fleet fleet = new Fleet(http, bases, sessions, total);
       long t0 = System.nanoTime();
-      fleet.open(openConcurrency, deadlineNanos);
+      try {
+        fleet.open(openConcurrency, deadlineNanos);
+      } catch (Exception e) {
+        // said now: closing the client afterwards waits for the streams already open
+        out.printf(Locale.ROOT, "[%s] opening the sessions failed: %s%n", target, e);
+        out.flush();
+        throw e;
+      }
       long openMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
       Thread.sleep(1000); // let the last writes and handlers settle
-      long loaded = child.heap();
+      long loaded = heap(children);
       out.printf(
           Locale.ROOT,
           "[%s] %d GET streams open in %d ms; heap %.1f MB -> %.0f B per idle session%n",
@@ -225,12 +262,14 @@ public final class FanoutHarness {
       List<Round> timed = new ArrayList<>();
       for (int r = 0; r < total; r++) {
         Thread.sleep(300);
-        long cpu0 = child.cpu();
+        long cpu0 = cpu(children);
+        long ops0 = k > 1 ? redisCalls() : 0;
         long[] trig = child.trigger(r + 1);
         long tTrigger = trig[0];
         fleet.await(r, deadlineNanos);
         Thread.sleep(100); // writes done; the CPU figure then covers the whole fan-out
-        long cpu = child.cpu() - cpu0;
+        long cpu = cpu(children) - cpu0;
+        long ops = k > 1 ? redisCalls() - ops0 - 1 : 0; // less the INFO that read it
         long[] d = fleet.arrivals(r);
         for (int i = 0; i < d.length; i++) {
           d[i] -= tTrigger;
@@ -248,6 +287,15 @@ public final class FanoutHarness {
             ms(round.p99),
             ms(round.last),
             cpu / 1e3 / sessions);
+        if (k > 1) {
+          out.printf(
+              Locale.ROOT,
+              "[%s] Redis commands for this change, counting those its scripts ran: %d (%.2f per"
+                  + " session told)%n",
+              target,
+              ops,
+              (double) ops / sessions);
+        }
         if (r >= warmup) {
           timed.add(round);
         }
@@ -260,9 +308,66 @@ public final class FanoutHarness {
           target,
           sessions,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - c0));
-      child.quit();
-      return new Result(target, sessions, baseline, loaded, timed, openMillis);
+      for (Child c : children) {
+        c.quit();
+      }
+      return new Result(
+          target + (k > 1 ? " x" + k + " nodes" : ""),
+          sessions,
+          baseline,
+          loaded,
+          timed,
+          openMillis);
+    } finally {
+      for (Child c : children) {
+        c.close();
+      }
     }
+  }
+
+  private static long heap(List<Child> children) throws IOException {
+    long sum = 0;
+    for (Child c : children) {
+      sum += c.heap();
+    }
+    return sum;
+  }
+
+  private static long cpu(List<Child> children) throws IOException {
+    long sum = 0;
+    for (Child c : children) {
+      sum += c.cpu();
+    }
+    return sum;
+  }
+
+  /** Commands Redis has run so far ({@code INFO commandstats}, summed), through redis-cli. */
+  private long redisCalls() throws IOException, InterruptedException {
+    URI u = URI.create(java.util.Objects.requireNonNull(redisUri));
+    Process p =
+        new ProcessBuilder(
+                "redis-cli",
+                "-h",
+                u.getHost(),
+                "-p",
+                Integer.toString(u.getPort()),
+                "info",
+                "commandstats")
+            .redirectErrorStream(true)
+            .start();
+    long sum = 0;
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        int at = line.indexOf(":calls=");
+        if (line.startsWith("cmdstat_") && at > 0) {
+          int end = line.indexOf(',', at);
+          sum += Long.parseLong(line.substring(at + 7, end < 0 ? line.length() : end));
+        }
+      }
+    }
+    p.waitFor(10, TimeUnit.SECONDS);
+    return sum;
   }
 
   private static long pct(long[] sorted, int p) {
@@ -369,7 +474,7 @@ public final class FanoutHarness {
   /** N sessions, each with a standing GET whose lines are scanned for the list-change event. */
   static final class Fleet {
     private final HttpClient http;
-    private final URI base;
+    private final List<URI> bases;
     private final int n;
     private final long[][] arrivals;
     private final CountDownLatch[] done;
@@ -377,9 +482,9 @@ public final class FanoutHarness {
     private final List<Flow.Subscription> subs = new ArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    Fleet(HttpClient http, URI base, int n, int events) {
+    Fleet(HttpClient http, List<URI> bases, int n, int events) {
       this.http = http;
-      this.base = base;
+      this.bases = bases;
       this.n = n;
       this.arrivals = new long[events][n];
       this.done = new CountDownLatch[events];
@@ -434,7 +539,7 @@ public final class FanoutHarness {
           "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
               + VERSION
               + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"fanout\",\"version\":\"1\"}}}";
-      return http.sendAsync(post(null, init), HttpResponse.BodyHandlers.ofString())
+      return http.sendAsync(post(k, null, init), HttpResponse.BodyHandlers.ofString())
           .thenCompose(r -> {
             String id = r.headers().firstValue("Mcp-Session-Id").orElse(null);
             if (r.statusCode() != 200 || id == null) {
@@ -443,7 +548,7 @@ public final class FanoutHarness {
             }
             ids[k] = id;
             return http.sendAsync(
-                    post(id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                    post(k, id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
                     HttpResponse.BodyHandlers.discarding())
                 .thenApply(a -> {
                   if (a.statusCode() != 202) {
@@ -455,9 +560,18 @@ public final class FanoutHarness {
           });
     }
 
-    private HttpRequest post(String sessionId, String body) {
+    /**
+     * Session {@code k}'s node: with several nodes (a cluster), it is made on node {@code k mod
+     * nodes} and its GET is opened on the next one, so every stream is on another node than the
+     * one that made the session.
+     */
+    private URI base(int k, boolean get) {
+      return bases.get((k + (get && bases.size() > 1 ? 1 : 0)) % bases.size());
+    }
+
+    private HttpRequest post(int k, String sessionId, String body) {
       HttpRequest.Builder b =
-          HttpRequest.newBuilder(base)
+          HttpRequest.newBuilder(base(k, false))
               .header("Accept", ACCEPT_POST)
               .header("Content-Type", "application/json")
               .header("MCP-Protocol-Version", VERSION)
@@ -471,7 +585,7 @@ public final class FanoutHarness {
 
     private void startGet(int k, String sessionId, Runnable streaming) {
       HttpRequest.Builder b =
-          HttpRequest.newBuilder(base)
+          HttpRequest.newBuilder(base(k, true))
               .header("Accept", "text/event-stream")
               .GET()
               .header("Mcp-Session-Id", sessionId)
@@ -530,7 +644,7 @@ public final class FanoutHarness {
         }
         slots.acquire();
         HttpRequest del =
-            HttpRequest.newBuilder(base)
+            HttpRequest.newBuilder(bases.get(0))
                 .header("Mcp-Session-Id", id)
                 .header("MCP-Protocol-Version", VERSION)
                 .timeout(Duration.ofSeconds(30))
@@ -638,7 +752,14 @@ public final class FanoutHarness {
       this.port = Integer.parseInt(expect("PORT")[1]);
     }
 
-    static Child start(String target, String heap, int debounceMs, int maxSessions, long deadline)
+    static Child start(
+        String name,
+        String target,
+        String heap,
+        int debounceMs,
+        int maxSessions,
+        @org.jspecify.annotations.Nullable String redisUri,
+        long deadline)
         throws IOException {
       String java = ProcessHandle.current().info().command().orElse("java");
       List<String> cmd =
@@ -657,10 +778,13 @@ public final class FanoutHarness {
               Integer.toString(debounceMs),
               Integer.toString(maxSessions),
               Long.toString(Math.max(1, TimeUnit.NANOSECONDS.toSeconds(remaining(deadline))))));
+      if (redisUri != null) {
+        cmd.add(redisUri); // a node of the cluster on this Redis
+      }
       Path log =
           Path.of(
               System.getProperty("fanout.logDir", System.getProperty("java.io.tmpdir")),
-              "fanout-" + target + ".log");
+              "fanout-" + name + ".log");
       Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
       return new Child(p, deadline);
     }

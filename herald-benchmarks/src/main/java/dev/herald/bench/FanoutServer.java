@@ -55,7 +55,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 final class FanoutServer {
   private FanoutServer() {}
 
-  /** {@code <herald|ceiling> <debounceMs> <maxSessions> <timeLimitSeconds>} */
+  /** {@code <herald|ceiling> <debounceMs> <maxSessions> <timeLimitSeconds> [redisUri]} */
   public static void main(String[] args) throws Exception {
     String target = args[0];
     int debounceMs = Integer.parseInt(args[1]);
@@ -73,7 +73,8 @@ final class FanoutServer {
           }
         });
     PrintStream out = System.out;
-    Target t = target.equals("herald") ? new Herald(debounceMs, maxSessions) : new Ceiling();
+    String redis = args.length > 4 ? args[4] : null;
+    Target t = target.equals("herald") ? new Herald(debounceMs, maxSessions, redis) : new Ceiling();
     out.println("PORT " + t.port());
     out.flush();
     BufferedReader in =
@@ -138,8 +139,10 @@ final class FanoutServer {
   static final class Herald implements Target {
     private final McpServer mcp;
     private final McpHttpServer http;
+    private final dev.herald.redis.@org.jspecify.annotations.Nullable RedisCluster cluster;
 
-    Herald(int debounceMs, int maxSessions) {
+    /** With {@code redis}, a node of the cluster on that Redis (docs/scale-out.md). */
+    Herald(int debounceMs, int maxSessions, @org.jspecify.annotations.Nullable String redis) {
       this.mcp =
           McpServer.builder()
               .info("fanout-bench", "1")
@@ -148,13 +151,17 @@ final class FanoutServer {
                   Tool.builder("tool-0").description("present from the start").build(),
                   call -> CallToolResult.text("0"))
               .build();
-      this.http =
+      this.cluster =
+          redis == null ? null : dev.herald.redis.RedisCluster.connect(java.net.URI.create(redis));
+      McpHttpServer.Builder b =
           McpHttpServer.builder()
               .server(mcp)
               .maxSessions(maxSessions)
-              .maxSessionsPerClient(maxSessions)
-              .build()
-              .start(); // every session comes from 127.0.0.1
+              .maxSessionsPerClient(maxSessions); // every session comes from 127.0.0.1
+      if (cluster != null) {
+        b.cluster(cluster);
+      }
+      this.http = b.build().start();
     }
 
     @Override
@@ -172,6 +179,9 @@ final class FanoutServer {
     @Override
     public void close() {
       http.close();
+      if (cluster != null) {
+        cluster.close();
+      }
     }
   }
 

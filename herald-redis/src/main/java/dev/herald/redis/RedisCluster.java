@@ -90,7 +90,8 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
         ClusterHost h = host;
         String now = directory.epoch();
         if (h != null && !now.equals(epoch)) {
-          h.homeSessions().forEach((id, state) -> directory.write(id, state, nodeId()));
+          long at = System.currentTimeMillis();
+          h.homeSessions().forEach((id, state) -> directory.write(id, state, nodeId(), at));
           epoch = now;
         }
       } catch (InterruptedException e) {
@@ -297,15 +298,22 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
     @Override
     public CompletableFuture<?> stateChanged(
         String sessionId, SessionState state, @Nullable String homeNode) {
-      // Written from the publishing thread, so the refresh of every node follows the write.
+      // Written from the publishing thread, so the refresh of every node follows the write. A home
+      // claim is dated now, when it is made: written late, it does not undo a later claim.
+      long claimedAt = System.currentTimeMillis();
       return bus.afterPublishes(() -> {
-        directory.write(sessionId, state, homeNode);
+        String home = directory.write(sessionId, state, homeNode, claimedAt);
+        boolean lost = homeNode != null && !home.equals(homeNode);
         bus.broadcastNow(
             "state",
             ClusterBus.join(
                 sessionId,
                 ClusterBus.join(
-                    homeNode == null ? "" : homeNode, SessionStateCodec.encode(state))));
+                    homeNode == null || lost ? "" : homeNode, SessionStateCodec.encode(state))));
+        ClusterHost h = host;
+        if (lost && h != null && !home.isEmpty()) {
+          h.refreshed(sessionId, state, home); // a later claim holds the home: this node is not it
+        }
         return null;
       });
     }

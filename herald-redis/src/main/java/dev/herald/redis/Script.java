@@ -36,6 +36,12 @@ final class Script {
     return n;
   }
 
+  /** Runs a script that returns a bulk string (inside {@link Redis#call}). */
+  byte @org.jspecify.annotations.Nullable [] bytes(Redis redis, String[] keys, byte[]... args) {
+    byte[] b = run(redis, ScriptOutputType.VALUE, keys, args);
+    return b;
+  }
+
   /** Runs a script that returns an array (inside {@link Redis#call}). */
   List<Object> multi(Redis redis, String[] keys, byte[]... args) {
     List<Object> out = run(redis, ScriptOutputType.MULTI, keys, args);

@@ -45,21 +45,46 @@ final class SessionDirectory {
   }
 
   /**
-   * Writes the session's state, and its home unless {@code homeNode} is null (the home is
-   * unchanged), and refreshes its expiry.
+   * KEYS: the session. ARGV: state, TTL seconds, home node ("" for none), claim time (ms).
+   * Returns the home recorded after the write.
    */
-  void write(String sessionId, SessionState state, @Nullable String homeNode) {
-    String key = key(sessionId);
-    Map<String, byte[]> fields =
-        homeNode == null
-            ? Map.of("state", SessionStateCodec.encode(state))
-            : Map.of("state", SessionStateCodec.encode(state), "home", Redis.bytes(homeNode));
-    redis.call(
-        "record a session",
-        () -> {
-          redis.sync().hset(key, fields);
-          return redis.sync().expire(key, ttlSeconds);
-        });
+  private static final Script WRITE =
+      new Script(
+          """
+          redis.call('HSET', KEYS[1], 'state', ARGV[1])
+          if ARGV[3] ~= '' then
+            local at = tonumber(redis.call('HGET', KEYS[1], 'homeAt') or '0')
+            if tonumber(ARGV[4]) >= at then
+              redis.call('HSET', KEYS[1], 'home', ARGV[3], 'homeAt', ARGV[4])
+            end
+          end
+          redis.call('EXPIRE', KEYS[1], ARGV[2])
+          return redis.call('HGET', KEYS[1], 'home') or ''
+          """);
+
+  /**
+   * Writes the session's state, and its home unless {@code homeNode} is null (the home is
+   * unchanged), and refreshes its expiry. A home claim made at {@code claimedAtMillis} replaces
+   * only a claim made no later: a claim whose write was delayed (a busy node's queue) cannot take
+   * the home back from a standing GET opened after it on another node.
+   *
+   * @return the session's home after the write ("" if none is recorded)
+   */
+  String write(
+      String sessionId, SessionState state, @Nullable String homeNode, long claimedAtMillis) {
+    String[] keys = {key(sessionId)};
+    byte[] home =
+        redis.call(
+            "record a session",
+            () ->
+                WRITE.bytes(
+                    redis,
+                    keys,
+                    SessionStateCodec.encode(state),
+                    Redis.bytes(ttlSeconds),
+                    Redis.bytes(homeNode == null ? "" : homeNode),
+                    Redis.bytes(claimedAtMillis)));
+    return home == null ? "" : Redis.string(home);
   }
 
   /**

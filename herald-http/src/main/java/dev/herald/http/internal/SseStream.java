@@ -28,6 +28,12 @@ import org.jspecify.annotations.Nullable;
  * standing stream and its response is dropped (a disconnect is not a cancellation: the handler runs
  * on).
  *
+ * <p>In a cluster (docs/scale-out.md, "Resuming on another node") a request's stream produced here
+ * also sends each new event, after storing it, to the node a client resumed it on (its {@link
+ * #follower}), under the lock, so the follower gets them in order; and a stream may be a
+ * <em>followed</em> copy of one another node produces, fed from the shared store ({@link
+ * #catchUp}) and by that node ({@link #remoteEvent}), ended by {@link #endFollowed} when it stops.
+ *
  * <p>Thread-safe; {@link #lock} guards the mutable fields. Lock order: stream, then sink.
  */
 public final class SseStream implements SseSink.Listener {
