@@ -93,6 +93,7 @@ class JavaSdkServerIT {
   }
 
   @Test
+  @Timeout(90)
   void cancellingASlowCallFailsItAtOnceAndTheSessionStaysUsable() throws Exception {
     try (McpClient client =
         McpClient.builder()
@@ -102,7 +103,9 @@ class JavaSdkServerIT {
       ToolCallHandle call =
           client.callToolAsync(
               "slow",
-              args("steps", 40, "delayMs", 50),
+              // 12 s of work: long enough that "failed at once" cannot be the server's answer even
+              // when the machine's cores are busy, short enough for the late answer to be seen
+              args("steps", 240, "delayMs", 50),
               CallOptions.builder()
                   .progress(u -> started.countDown())
                   .renderInterval(Duration.ZERO)
@@ -121,6 +124,7 @@ class JavaSdkServerIT {
       // and a tool handler cannot observe it, so the loop runs on and answers. Herald drops that
       // answer (and any progress after the cancel) as late instead of handing it to anyone.
       eventually(
+          Duration.ofSeconds(40),
           () -> events(client).responsesIgnored() == 1,
           "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();
