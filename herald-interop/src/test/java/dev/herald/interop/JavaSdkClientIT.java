@@ -43,7 +43,7 @@ import org.junit.jupiter.api.Timeout;
  * real Herald server ({@code herald serve --stdio}, the demo fixture). A {@link SdkWiretap} under
  * the SDK's transport keeps what crossed the wire, so ordering can be checked too.
  */
-@Timeout(30)
+@Timeout(120)
 class JavaSdkClientIT {
 
   /** What a test wants from the SDK client's builder. */
@@ -69,8 +69,10 @@ class JavaSdkClientIT {
             .clientInfo(
                 new io.modelcontextprotocol.spec.McpSchema.Implementation(
                     "java-sdk-client", "2.1.0"))
-            .requestTimeout(Duration.ofSeconds(10))
-            .initializationTimeout(Duration.ofSeconds(15));
+            // the SDK bounds initialize by the request timeout too, and a JVM starting on a
+            // machine whose cores are busy can take many seconds to answer it
+            .requestTimeout(Duration.ofSeconds(40))
+            .initializationTimeout(Duration.ofSeconds(60));
     spec.accept(builder);
     McpSyncClient client = builder.build();
     try {
@@ -91,7 +93,7 @@ class JavaSdkClientIT {
       try {
         return connect(b -> b.requestTimeout(requestTimeout));
       } catch (RuntimeException e) {
-        if (attempt == 2) {
+        if (attempt == 4) {
           throw e;
         }
         System.err.println(
@@ -398,17 +400,18 @@ class JavaSdkClientIT {
     // timeout nor otherwise, and has no API to. So: (1) a timed-out call leaves Herald running the
     // tool while the session stays usable; (2) the cancellation is then sent by hand through the
     // SDK transport's public sendMessage, with the id the SDK gave the request.
-    try (Peer peer = connectWithShortTimeout(Duration.ofSeconds(4))) {
+    try (Peer peer = connectWithShortTimeout(Duration.ofSeconds(8))) {
       McpSyncClient client = peer.client();
       long start = System.nanoTime();
       assertThatThrownBy(() ->
               client.callTool(
                   CallToolRequest.builder("slow")
-                      .arguments(Map.of("steps", 80, "delayMs", 100))
+                      .arguments(Map.of("steps", 300, "delayMs", 100))
                       .progressToken("sdk-cancel")
                       .build()))
           .isInstanceOf(RuntimeException.class);
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(7));
+      // the SDK gave up at its timeout, long before the 30 s the call would take
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
       client.ping();
       assertThat(text(call(client, "echo", Map.of("text", "still here")))).isEqualTo("still here");
       Object id = requestIdWithToken(peer.wire(), "sdk-cancel");
@@ -439,7 +442,7 @@ class JavaSdkClientIT {
       assertThat(progressOnTheWire(peer.wire(), "sdk-cancel"))
           .as("no progress once cancelled")
           .hasSize(afterCancel);
-      assertThat(afterCancel).as("stopped well before step 80").isLessThan(70);
+      assertThat(afterCancel).as("stopped well before step 300").isLessThan(290);
       assertThat(indexOfResponse(List.copyOf(peer.wire().inbound), id))
           .as("no response to a cancelled request")
           .isEqualTo(-1);
