@@ -14,6 +14,8 @@ module dev.herald.spring.boot {
   requires static dev.herald.redis;
   requires static dev.herald.micrometer;
   requires static micrometer.core;
+  requires static dev.herald.opentelemetry;
+  requires static io.opentelemetry.api;
   requires static org.jspecify;
 
   exports dev.herald.spring.boot;

@@ -40,6 +40,10 @@ public interface Scheduler {
             r -> {
               Thread t = new Thread(r, "herald-timer");
               t.setDaemon(true);
+              // not the context class loader of whichever thread scheduled first (a servlet
+              // container's request thread would pin its web application's loader, and the
+              // container would report a leaked thread when the application stops)
+              t.setContextClassLoader(SystemScheduler.class.getClassLoader());
               return t;
             });
 

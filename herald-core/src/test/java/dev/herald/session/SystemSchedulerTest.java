@@ -9,6 +9,8 @@ import dev.herald.server.McpServer;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shared system scheduler gives a cancelled timer back at once: a call that ends long before
- * its timeout leaves nothing queued, while a call that runs out of time still times out.
+ * its timeout leaves nothing queued, while a call that runs out of time still times out. Its
+ * thread holds Herald's own class loader, not that of whichever thread scheduled first.
  */
 @Timeout(60)
 class SystemSchedulerTest {
@@ -30,6 +33,27 @@ class SystemSchedulerTest {
 
   private static int queuedBeyondSixDays() {
     return Scheduler.SystemScheduler.INSTANCE.queuedLaterThan(SIX_DAYS);
+  }
+
+  @Test
+  void theTimerThreadHoldsHeraldsClassLoaderNotTheSchedulingThreads() throws Exception {
+    CountDownLatch ran = new CountDownLatch(1);
+    try (URLClassLoader webApp = new URLClassLoader(new URL[0], null)) {
+      Thread scheduling =
+          new Thread(() -> Scheduler.system().schedule(ran::countDown, 0), "container-thread");
+      scheduling.setContextClassLoader(webApp);
+      scheduling.start();
+      scheduling.join();
+      assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+    }
+    List<Thread> timers =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("herald-timer"))
+            .toList();
+    assertThat(timers).isNotEmpty();
+    assertThat(timers)
+        .allSatisfy(
+            t -> assertThat(t.getContextClassLoader()).isSameAs(Scheduler.class.getClassLoader()));
   }
 
   @Test

@@ -3,11 +3,12 @@ package dev.herald.spring.boot;
 import dev.herald.http.ClusterMember;
 import dev.herald.http.servlet.McpServlet;
 import dev.herald.micrometer.HeraldMetrics;
+import dev.herald.opentelemetry.HeraldTracing;
 import dev.herald.redis.RedisCluster;
 import dev.herald.server.McpServer;
 import dev.herald.session.EventListener;
-import dev.herald.session.Scheduler;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +24,8 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
@@ -46,6 +49,9 @@ import org.springframework.core.env.Environment;
  *   <li>with herald-micrometer on the class path and a {@code MeterRegistry} bean, Herald's
  *       meters in that registry (an {@link EventListener.Factory} bean of the application is
  *       used instead);
+ *   <li>with herald-opentelemetry on the class path and an {@code OpenTelemetry} bean, a span
+ *       for every request the server receives (and every request it sends back), with W3C trace
+ *       context read from and written to {@code params._meta};
  *   <li>{@link InFlightRequests} and a graceful shutdown that lets calls finish, then cancels
  *       them and ends every stream before the web server's own graceful shutdown.
  * </ul>
@@ -114,11 +120,6 @@ public class HeraldAutoConfiguration {
       HeraldProperties properties,
       ObjectProvider<ClusterMember> cluster,
       ObjectProvider<McpServletCustomizer> customizers) {
-    // Herald's shared timer thread starts with its first task and keeps the context class loader
-    // of the thread that scheduled it. Started here, on the thread that refreshes the context,
-    // rather than on a container thread, it holds no reference to the web application's class
-    // loader, and Tomcat does not report it as a leaked thread when the context stops.
-    Scheduler.system().schedule(() -> {}, 0);
     McpServlet.Builder builder = McpServlet.builder().server(server);
     ServletSettings.apply(properties, builder);
     cluster.ifAvailable(builder::cluster);
@@ -204,6 +205,26 @@ public class HeraldAutoConfiguration {
           registry.ifUnique(r -> builder.eventListenerFactory(HeraldMetrics.listenerFactory(r)));
         }
       };
+    }
+  }
+
+  /**
+   * A span for every request, when herald-opentelemetry is on the class path and the application
+   * has an {@code OpenTelemetry} bean (Spring Boot's actuator defines one with its OpenTelemetry
+   * support): {@link HeraldTracing#serverInterceptor()} with {@code network.transport} {@code
+   * tcp}, added before every other customizer's interceptors so that its span covers them.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = {"dev.herald.opentelemetry.HeraldTracing", "io.opentelemetry.api.OpenTelemetry"})
+  static class Tracing {
+    @Bean
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    McpServerCustomizer heraldTracing(ObjectProvider<OpenTelemetry> openTelemetry) {
+      return builder ->
+          openTelemetry.ifUnique(o ->
+              builder.interceptor(
+                  HeraldTracing.builder(o).networkTransport("tcp").build().serverInterceptor()));
     }
   }
 }
