@@ -485,7 +485,8 @@ public final class ServerSession {
             gate.logLevel(),
             subscriptions(),
             state == State.OPERATING || state == State.CLOSED,
-            taskSessionId));
+            taskSessionId,
+            null)); // the transport knows the owner (herald-http adds it)
   }
 
   /**

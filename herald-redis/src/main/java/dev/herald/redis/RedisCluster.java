@@ -119,6 +119,37 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
   }
 
   /**
+   * Joins the cluster whose Redis is at {@code uri} as {@link #connect(URI)} does, trying again
+   * (once a second, each try on a fresh connection) while Redis cannot be reached or the connection
+   * is lost during the join, for at most {@code wait}: a node started beside Redis, or on a busy
+   * machine, may try before Redis answers or lose its first connection.
+   *
+   * @throws RedisUnavailableException if Redis still cannot be reached after {@code wait}
+   * @throws IllegalStateException if interrupted while waiting (the interrupt status is kept)
+   */
+  public static RedisCluster connect(URI uri, Duration wait) {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (true) {
+      try {
+        return connect(uri);
+      } catch (RedisUnavailableException e) {
+        if (System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        System.Logger log = System.getLogger(RedisCluster.class.getName());
+        log.log(
+            System.Logger.Level.INFO, "Redis not reachable yet ({0}); retrying", e.getMessage());
+        try {
+          Thread.sleep(Math.min(1000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while joining the Redis cluster", e);
+        }
+      }
+    }
+  }
+
+  /**
    * Joins the cluster on an existing Redis connection (its prefix and node id), whose event and
    * task stores the node may use as well. Closing the cluster closes {@code stores}.
    *

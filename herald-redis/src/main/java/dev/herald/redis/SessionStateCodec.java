@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A session's state as the directory keeps it: one JSON object with the wire forms of its parts
- * (docs/scale-out.md, "The session directory"). A record this node cannot read is treated as
+ * (docs/scale-out.md, "The session directory"), with the owner's party (issuer and subject,
+ * never a token) on a protected server. A record this node cannot read is treated as
  * absent (the session is unknown), never as a crash.
  */
 final class SessionStateCodec {
@@ -33,6 +34,14 @@ final class SessionStateCodec {
     s.subscriptions().forEach(subs::add);
     o.put("initialized", s.initialized());
     o.put("taskOwner", s.taskOwner());
+    SessionState.Owner owner = s.owner();
+    if (owner != null) {
+      ObjectNode party = o.putObject("owner");
+      if (owner.issuer() != null) {
+        party.put("issuer", owner.issuer());
+      }
+      party.put("subject", owner.subject());
+    }
     return Redis.bytes(o.toString());
   }
 
@@ -47,6 +56,13 @@ final class SessionStateCodec {
         subs.add(uri.asString());
       }
       JsonNode info = o.get("clientInfo");
+      JsonNode party = o.get("owner");
+      SessionState.Owner owner =
+          party == null || party.isNull()
+              ? null
+              : new SessionState.Owner(
+                  party.hasNonNull("issuer") ? party.get("issuer").asString() : null,
+                  party.get("subject").asString());
       return new SessionState(
           o.get("protocolVersion").asString(),
           info == null || info.isNull() ? null : McpJson.fromTree(info, Implementation.class),
@@ -55,7 +71,8 @@ final class SessionStateCodec {
           LoggingLevel.parse(o.get("logLevel").asString()).orElse(LoggingLevel.INFO),
           subs,
           o.path("initialized").asBoolean(false),
-          o.get("taskOwner").asString());
+          o.get("taskOwner").asString(),
+          owner);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("unreadable session state: " + e.getMessage(), e);
     }

@@ -98,7 +98,8 @@ final class ClusterLink {
       return;
     }
     boolean claim = s.takeHomeClaim();
-    CompletableFuture<?> done = seam.stateChanged(s.id, state.get(), claim ? nodeId() : null);
+    CompletableFuture<?> done =
+        seam.stateChanged(s.id, state.get().withOwner(s.ownerParty()), claim ? nodeId() : null);
     if (claim) {
       done.whenComplete((ok, failure) -> {
         if (failure != null) {
@@ -196,7 +197,10 @@ final class ClusterLink {
     if (endpoint.reserveSession(client) != Endpoint.Admission.OK) {
       return null;
     }
-    HttpSession s = new HttpSession(endpoint, id);
+    // Bound to the party that created it on its first node: another party is refused it here
+    // as there (a 404, as for an unknown session).
+    SessionState.Owner owner = record.state().owner();
+    HttpSession s = new HttpSession(endpoint, id, owner == null ? null : owner.principal());
     existing = endpoint.sessions.putIfAbsent(id, s);
     if (existing != null) {
       endpoint.sessionEnded(id); // the slot we reserved was not needed after all
@@ -226,7 +230,9 @@ final class ClusterLink {
     for (HttpSession s : endpoint.sessions.values()) {
       ServerSession ss = s.serverSession();
       if (s.homeNode() == null && ss != null && !s.isClosed()) {
-        ClusterAccess.get().snapshot(ss).ifPresent(state -> out.put(s.id, state));
+        ClusterAccess.get()
+            .snapshot(ss)
+            .ifPresent(state -> out.put(s.id, state.withOwner(s.ownerParty())));
       }
     }
     return out;

@@ -112,18 +112,13 @@ public final class HttpSession {
   private volatile @Nullable String homeNode;
 
   /**
-   * The principal that created the session (its {@code initialize}), or null on an open endpoint
-   * and, until its first request here, on a session restored from a cluster's directory.
+   * The principal that created the session (its {@code initialize}), or null on an open endpoint;
+   * on a session restored from a cluster's directory, the owner's party the directory carries.
    */
-  private final java.util.concurrent.atomic.AtomicReference<dev.herald.auth.@Nullable Principal>
-      owner;
-
-  HttpSession(Endpoint endpoint, String id) {
-    this(endpoint, id, null);
-  }
+  private final dev.herald.auth.@Nullable Principal owner;
 
   HttpSession(Endpoint endpoint, String id, dev.herald.auth.@Nullable Principal owner) {
-    this.owner = new java.util.concurrent.atomic.AtomicReference<>(owner);
+    this.owner = owner;
     this.endpoint = endpoint;
     this.config = endpoint.config;
     this.id = id;
@@ -132,17 +127,17 @@ public final class HttpSession {
 
   /**
    * Whether {@code caller} may use this session: the same party as its owner ({@link
-   * dev.herald.auth.Principal#sameParty}). A session restored from a cluster's directory has no
-   * owner on this node until its first request, whose principal it adopts (the directory does
-   * not carry the owner yet: docs/known-issues.md).
+   * dev.herald.auth.Principal#sameParty}). A session without an owner (made on an open endpoint,
+   * or restored from a directory record that carries none) is no party's.
    */
   boolean ownedBy(dev.herald.auth.Principal caller) {
-    dev.herald.auth.Principal o = owner.get();
-    if (o == null && owner.compareAndSet(null, caller)) {
-      return true;
-    }
-    o = owner.get();
+    dev.herald.auth.Principal o = owner;
     return o != null && o.sameParty(caller);
+  }
+
+  /** The party that owns this session, as the cluster's directory keeps it; null if none. */
+  dev.herald.internal.server.SessionState.@Nullable Owner ownerParty() {
+    return dev.herald.internal.server.SessionState.Owner.of(owner);
   }
 
   /** Connects a new server session to this HTTP session. */

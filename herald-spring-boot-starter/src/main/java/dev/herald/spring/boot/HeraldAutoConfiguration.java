@@ -177,6 +177,9 @@ public class HeraldAutoConfiguration {
   @ConditionalOnClass(RedisCluster.class)
   @ConditionalOnProperty(prefix = "herald.redis", name = "uri")
   static class Redis {
+    /** How long the starter keeps trying to join the cluster while Redis cannot be reached. */
+    static final java.time.Duration REDIS_WAIT = java.time.Duration.ofSeconds(60);
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(ClusterMember.class)
     RedisCluster heraldRedisCluster(HeraldProperties properties) {
@@ -184,7 +187,9 @@ public class HeraldAutoConfiguration {
       if (uri == null) {
         throw new IllegalStateException("herald.redis.uri is not set");
       }
-      return RedisCluster.connect(URI.create(uri));
+      // A context started beside Redis, or on a busy machine, may reach it before it answers, or
+      // lose its first connection during the join: keep trying for a bounded time.
+      return RedisCluster.connect(URI.create(uri), REDIS_WAIT);
     }
   }
 

@@ -1,0 +1,41 @@
+package dev.herald.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.herald.testing.RedisProcess;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Joining a cluster at start-up with a bounded wait ({@link RedisCluster#connect(URI, Duration)}),
+ * over a real redis-server: a node started before Redis answers joins once it does, and gives up
+ * with {@link RedisUnavailableException} when Redis stays away for the whole wait.
+ */
+class RedisClusterJoinTest {
+  @Test
+  void aNodeStartedBeforeRedisAnswersJoinsOnceItDoes() throws Exception {
+    try (RedisProcess redis = RedisProcess.start()) {
+      redis.stop(); // the port is known, nothing listens on it
+      CompletableFuture<RedisCluster> joining =
+          CompletableFuture.supplyAsync(
+              () -> RedisCluster.connect(URI.create(redis.uri()), Duration.ofSeconds(120)));
+      redis.restart();
+      try (RedisCluster cluster = joining.get(120, TimeUnit.SECONDS)) {
+        assertThat(cluster.nodeId()).isNotBlank();
+        assertThat(cluster.stores().node().id()).isEqualTo(cluster.nodeId());
+      }
+    }
+  }
+
+  @Test
+  void aNodeGivesUpWhenRedisStaysAwayForTheWholeWait() {
+    int port = RedisProcess.freePort();
+    assertThatThrownBy(
+            () -> RedisCluster.connect(URI.create("redis://127.0.0.1:" + port), Duration.ZERO))
+        .isInstanceOf(RedisUnavailableException.class);
+  }
+}
