@@ -39,8 +39,8 @@ public final class ProgressRegistry {
    * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
    */
   public void register(ProgressTracker tracker) {
-    // under the active map's monitor, so that an update looking for its token's tombstone sees the
-    // token either still closed or already taken up again, never neither (see onProgress)
+    // under the active map's monitor, so that an update looking for its token's tombstone sees
+    // the token either still closed or already taken up again, never neither (see onProgress)
     synchronized (active) {
       if (active.putIfAbsent(tracker.token(), tracker) != null) {
         throw new IllegalStateException("progress token already active: " + tracker.token());
