@@ -330,11 +330,23 @@ public final class McpServer {
   private ServerSession connect(Transport transport, boolean statelessOnly) {
     ServerSession session = new ServerSession(this, transport, statelessOnly);
     sessions.add(session);
-    session.engine().closed().whenComplete((cause, err) -> sessions.remove(session));
-    session.engine().closed().whenComplete((cause, err) -> subscriptions.drop(session));
-    session.engine().closed().whenComplete((cause, err) -> taskRuntime.sessionClosed(session));
+    // One callback, not three: each whenComplete keeps a dependent future and its node per session.
+    session.engine().closed().whenComplete((cause, err) -> forget(session));
     session.start();
     return session;
+  }
+
+  /** What the server lets go of when a session closes; each step runs even if one before fails. */
+  private void forget(ServerSession session) {
+    try {
+      taskRuntime.sessionClosed(session);
+    } finally {
+      try {
+        subscriptions.drop(session);
+      } finally {
+        sessions.remove(session);
+      }
+    }
   }
 
   /**

@@ -21,8 +21,6 @@ import dev.herald.wire.McpMethods;
 import dev.herald.wire.Root;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -199,29 +197,42 @@ final class ReverseCalls {
 
   /** A session's roots, valid until the client says they changed. Thread-safe. */
   static final class RootsCache {
-    private final AtomicLong generation = new AtomicLong();
-    private final AtomicReference<@Nullable Cached> cached = new AtomicReference<>();
+    // volatile fields, not an AtomicLong and an AtomicReference: every session holds a cache
+    private volatile long generation; // bumped through GENERATION
+    private volatile @Nullable Cached cached;
+
+    private static final java.lang.invoke.VarHandle GENERATION;
+
+    static {
+      try {
+        GENERATION =
+            java.lang.invoke.MethodHandles.lookup()
+                .findVarHandle(RootsCache.class, "generation", long.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
 
     private record Cached(long generation, List<Root> roots) {}
 
     @Nullable List<Root> get() {
-      Cached c = cached.get();
-      return c != null && c.generation() == generation.get() ? c.roots() : null;
+      Cached c = cached;
+      return c != null && c.generation() == generation ? c.roots() : null;
     }
 
     long generation() {
-      return generation.get();
+      return generation;
     }
 
     void offer(long fetchedAt, List<Root> roots) {
-      if (fetchedAt == generation.get()) {
-        cached.set(new Cached(fetchedAt, List.copyOf(roots)));
+      if (fetchedAt == generation) {
+        cached = new Cached(fetchedAt, List.copyOf(roots));
       }
     }
 
     void invalidate() {
-      generation.incrementAndGet();
-      cached.set(null);
+      GENERATION.getAndAdd(this, 1L);
+      cached = null;
     }
   }
 

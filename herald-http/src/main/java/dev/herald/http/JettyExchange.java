@@ -2,10 +2,11 @@ package dev.herald.http;
 
 import dev.herald.http.internal.Exchange;
 import java.io.ByteArrayOutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
@@ -34,15 +35,28 @@ final class JettyExchange implements Exchange {
   private final Response response;
   private final Callback callback;
   private final int localPort;
-  private final AtomicBoolean ended = new AtomicBoolean();
-  private final AtomicBoolean bodyRead = new AtomicBoolean();
+  // Plain volatile flags, not AtomicBooleans: a standing GET keeps its exchange for the
+  // session's life, so each flag object would be heap per idle session. Only `ended` needs a
+  // compare-and-set (ENDED); the others are only ever set to true.
+  private volatile boolean ended; // set once through ENDED
+  private volatile boolean bodyRead;
 
   /** Set when a body over the limit, or refused unread, is being read and discarded; the exchange ends after. */
-  private final AtomicBoolean draining = new AtomicBoolean();
+  private volatile boolean draining;
 
-  private final AtomicBoolean drained = new AtomicBoolean();
-  private final AtomicBoolean responseEnded = new AtomicBoolean();
-  private final AtomicBoolean readStarted = new AtomicBoolean();
+  private volatile boolean drained;
+  private volatile boolean responseEnded;
+  private volatile boolean readStarted;
+
+  private static final VarHandle ENDED;
+
+  static {
+    try {
+      ENDED = MethodHandles.lookup().findVarHandle(JettyExchange.class, "ended", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   JettyExchange(Request request, Response response, Callback callback) {
     this.request = request;
@@ -99,13 +113,13 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void readBody(int max, Consumer<byte @Nullable []> done, Consumer<Throwable> failed) {
-    readStarted.set(true);
+    readStarted = true;
     new BodyReader(
             this,
             max,
             body -> {
               if (body != null) {
-                bodyRead.set(true);
+                bodyRead = true;
               }
               done.accept(body);
             },
@@ -125,7 +139,7 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void write(ByteBuffer data, boolean last, Done done) {
-    if (last && !response.isCommitted() && !bodyRead.get() && hasBody()) {
+    if (last && !response.isCommitted() && !bodyRead && hasBody()) {
       // Answered before the body was read to its end (a refusal): Jetty will not keep this
       // connection, so say so, or a client may send its next request on a connection being closed.
       response.getHeaders().put("Connection", "close");
@@ -137,7 +151,7 @@ final class JettyExchange implements Exchange {
           @Override
           public void succeeded() {
             if (last) {
-              if (!readStarted.get()
+              if (!readStarted
                   && hasBody()
                   && !"100-continue"
                       .equalsIgnoreCase(request.getHeaders().get(HttpHeader.EXPECT))) {
@@ -146,7 +160,7 @@ final class JettyExchange implements Exchange {
                 startDraining();
                 BodyReader.discarding(JettyExchange.this).run();
               }
-              responseEnded.set(true);
+              responseEnded = true;
               complete();
             }
             done.succeeded();
@@ -154,7 +168,7 @@ final class JettyExchange implements Exchange {
 
           @Override
           public void failed(Throwable cause) {
-            if (ended.compareAndSet(false, true)) {
+            if (ENDED.compareAndSet(this, false, true)) {
               callback.failed(cause);
             }
             done.failed(cause);
@@ -164,16 +178,14 @@ final class JettyExchange implements Exchange {
 
   /** Ends the exchange once the response is written and any body over the limit is drained. */
   private void complete() {
-    if (responseEnded.get()
-        && (!draining.get() || drained.get())
-        && ended.compareAndSet(false, true)) {
+    if (responseEnded && (!draining || drained) && ENDED.compareAndSet(this, false, true)) {
       callback.succeeded();
     }
   }
 
   /** Starts discarding a body over the limit, bounded in bytes and time. */
   private void startDraining() {
-    draining.set(true);
+    draining = true;
     request
         .getComponents()
         .getScheduler()
@@ -181,7 +193,7 @@ final class JettyExchange implements Exchange {
   }
 
   private void stopDraining() {
-    drained.set(true);
+    drained = true;
     complete();
   }
 
@@ -191,7 +203,7 @@ final class JettyExchange implements Exchange {
 
   @Override
   public void abort(Throwable cause) {
-    if (ended.compareAndSet(false, true)) {
+    if (ENDED.compareAndSet(this, false, true)) {
       callback.failed(cause);
     }
   }
@@ -239,7 +251,7 @@ final class JettyExchange implements Exchange {
     @Override
     public void run() {
       while (true) {
-        if (discarded >= 0 && exchange.drained.get()) {
+        if (discarded >= 0 && exchange.drained) {
           return; // drained long enough: the exchange ends without the rest
         }
         Content.Chunk chunk = request.read();

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * tells a late update from an unknown one. An update is
  * only ever applied to the row that owns its token.
  *
- * <p>Thread-safe: the active map is concurrent; tombstones are guarded by their own monitor.
+ * <p>Thread-safe: the active map is concurrent; tombstones (made on first use) are guarded by the
+ * active map's monitor.
  */
 public final class ProgressRegistry {
   /** How many closed tokens are remembered to tell "late" from "unknown". */
@@ -25,14 +26,9 @@ public final class ProgressRegistry {
 
   private final ConcurrentHashMap<ProgressToken, ProgressTracker> active =
       new ConcurrentHashMap<>();
-  // guarded by its own monitor (short, non-blocking sections: no ReentrantLock per session)
-  private final LinkedHashMap<ProgressToken, Tombstone> tombstones =
-      new LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ProgressToken, Tombstone> eldest) {
-          return size() > TOMBSTONES;
-        }
-      };
+  // Guarded by the monitor of `active` (short, non-blocking sections: no ReentrantLock per
+  // session); made on the first close, since most sessions never send a request with a token.
+  private @Nullable LinkedHashMap<ProgressToken, Tombstone> tombstones;
 
   /** What is kept of a closed token for a short diagnostic window. */
   record Tombstone(ProgressRecord.Terminal terminal, @Nullable Double finalProgress) {}
@@ -43,13 +39,15 @@ public final class ProgressRegistry {
    * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
    */
   public void register(ProgressTracker tracker) {
-    // under the tombstones' monitor, so that an update looking for its token's tombstone sees the
-    // token either still closed or already taken up again, never neither (see onProgress)
-    synchronized (tombstones) {
+    // under the active map's monitor, so that an update looking for its token's tombstone sees
+    // the token either still closed or already taken up again, never neither (see onProgress)
+    synchronized (active) {
       if (active.putIfAbsent(tracker.token(), tracker) != null) {
         throw new IllegalStateException("progress token already active: " + tracker.token());
       }
-      tombstones.remove(tracker.token());
+      if (tombstones != null) {
+        tombstones.remove(tracker.token());
+      }
     }
   }
 
@@ -60,13 +58,13 @@ public final class ProgressRegistry {
   public Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
     ProgressTracker tracker = active.get(params.progressToken());
     if (tracker == null) {
-      synchronized (tombstones) {
+      synchronized (active) {
         // Looked up again: a request may have taken the token up (and removed its tombstone)
         // since the first look, and this update then belongs to it (neither late nor unknown).
         tracker = active.get(params.progressToken());
         if (tracker == null) {
           return Optional.of(
-              tombstones.containsKey(params.progressToken())
+              tombstones != null && tombstones.containsKey(params.progressToken())
                   ? ProgressRejection.LATE
                   : ProgressRejection.UNKNOWN);
         }
@@ -80,7 +78,16 @@ public final class ProgressRegistry {
     if (!tracker.close(how)) {
       return;
     }
-    synchronized (tombstones) {
+    synchronized (active) {
+      if (tombstones == null) {
+        tombstones =
+            new LinkedHashMap<>(64, 0.75f, false) {
+              @Override
+              protected boolean removeEldestEntry(Map.Entry<ProgressToken, Tombstone> eldest) {
+                return size() > TOMBSTONES;
+              }
+            };
+      }
       tombstones.put(tracker.token(), new Tombstone(how, tracker.lastValue()));
     }
     active.remove(tracker.token(), tracker);

@@ -33,8 +33,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -100,14 +98,33 @@ public final class SessionEngine {
     return s;
   }
 
-  private final AtomicLong nextId = new AtomicLong(1);
+  // The next four are plain volatile fields changed through VarHandles (below), not atomics:
+  // one object fewer each, per session.
+  private volatile long nextId = 1; // through NEXT_ID
 
   /** Inbound requests accepted and not yet answered or cancelled (their response may be in flight). */
-  private final java.util.concurrent.atomic.AtomicInteger unanswered =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private volatile int unanswered; // through UNANSWERED
 
-  private final AtomicBoolean started = new AtomicBoolean();
-  private final AtomicBoolean closed = new AtomicBoolean();
+  private volatile boolean started; // set once through STARTED
+  private volatile boolean closed; // set once through CLOSED
+
+  private static final java.lang.invoke.VarHandle NEXT_ID;
+  private static final java.lang.invoke.VarHandle UNANSWERED;
+  private static final java.lang.invoke.VarHandle STARTED;
+  private static final java.lang.invoke.VarHandle CLOSED;
+
+  static {
+    try {
+      java.lang.invoke.MethodHandles.Lookup l = java.lang.invoke.MethodHandles.lookup();
+      NEXT_ID = l.findVarHandle(SessionEngine.class, "nextId", long.class);
+      UNANSWERED = l.findVarHandle(SessionEngine.class, "unanswered", int.class);
+      STARTED = l.findVarHandle(SessionEngine.class, "started", boolean.class);
+      CLOSED = l.findVarHandle(SessionEngine.class, "closed", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
   private volatile @Nullable ProtocolVersion version;
 
@@ -155,7 +172,7 @@ public final class SessionEngine {
 
   /** Starts reading from the transport. */
   public void start() {
-    if (!started.compareAndSet(false, true)) {
+    if (!STARTED.compareAndSet(this, false, true)) {
       throw new IllegalStateException("session already started");
     }
     events.sessionOpened();
@@ -225,7 +242,7 @@ public final class SessionEngine {
   }
 
   public boolean isOpen() {
-    return !closed.get();
+    return !closed;
   }
 
   /** Completes when the session ends, with the cause or {@code null} for an orderly end. */
@@ -331,11 +348,11 @@ public final class SessionEngine {
       @Nullable RequestId originatedBy,
       java.util.function.@Nullable Consumer<JsonNode> inOrder,
       java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
-    if (closed.get()) {
+    if (closed) {
       throw new TransportException("session closed");
     }
     CallOptions effective = options.effective(defaultOptions);
-    RequestId id = RequestId.of(nextId.getAndIncrement());
+    RequestId id = RequestId.of((long) NEXT_ID.getAndAdd(this, 1L));
     long now = ticker.nanos();
     SerialExecutor callbacks = new SerialExecutor();
     ProgressTracker tracker = null;
@@ -390,7 +407,7 @@ public final class SessionEngine {
       progress.register(tracker);
     }
     pending.add(call);
-    if (closed.get()) {
+    if (closed) {
       // shutdown() may have swept the table before our entry landed: fail it here, once
       pending.release(call);
       call.finish(
@@ -423,7 +440,7 @@ public final class SessionEngine {
    * @throws TransportException if the session is closed or the write fails
    */
   public void notify(String method, @Nullable ObjectNode params, @Nullable RequestId relatedTo) {
-    if (closed.get()) {
+    if (closed) {
       lost(method);
       throw new TransportException("session closed");
     }
@@ -461,7 +478,7 @@ public final class SessionEngine {
     if (!(notification.message() instanceof JsonRpcMessage.Notification n)) {
       throw new IllegalArgumentException("not a notification: " + notification.message());
     }
-    if (closed.get()) {
+    if (closed) {
       lost(n.method());
       throw new TransportException("session closed");
     }
@@ -514,7 +531,7 @@ public final class SessionEngine {
   }
 
   private void sendCancellation(PendingCall call, String reason) {
-    if (closed.get()) {
+    if (closed) {
       return;
     }
     try {
@@ -621,7 +638,7 @@ public final class SessionEngine {
   }
 
   private void onRequest(JsonRpcMessage.Request r) {
-    if (closed.get()) {
+    if (closed) {
       return;
     }
     InboundTable.Admission admission = inFlight.check(r.id());
@@ -696,7 +713,7 @@ public final class SessionEngine {
           r.id());
       return;
     }
-    unanswered.incrementAndGet();
+    UNANSWERED.getAndAdd(this, 1);
     Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call));
     call.bindThread(t);
     t.start();
@@ -740,7 +757,7 @@ public final class SessionEngine {
     if (work != null) {
       work.responseSent();
     }
-    unanswered.decrementAndGet();
+    UNANSWERED.getAndAdd(this, -1);
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
   }
 
@@ -778,7 +795,7 @@ public final class SessionEngine {
   /** A detached work is registered; ended at once if the session already closed. */
   void detached(DetachedWork work) {
     detachedWorks().add(work);
-    if (closed.get()) {
+    if (closed) {
       work.sessionEnded();
     }
   }
@@ -915,7 +932,7 @@ public final class SessionEngine {
         }
       }
     }
-    if (cause != null || unanswered.get() == 0 || drainGrace.isZero()) {
+    if (cause != null || unanswered == 0 || drainGrace.isZero()) {
       shutdown(cause);
       return;
     }
@@ -926,7 +943,7 @@ public final class SessionEngine {
         .start(() -> {
           long deadline = System.nanoTime() + drainGrace.toNanos();
           try {
-            while (unanswered.get() > 0 && System.nanoTime() - deadline < 0) {
+            while (unanswered > 0 && System.nanoTime() - deadline < 0) {
               Thread.sleep(5);
             }
           } catch (InterruptedException e) {
@@ -942,7 +959,7 @@ public final class SessionEngine {
   }
 
   private void shutdown(@Nullable Throwable cause) {
-    if (!closed.compareAndSet(false, true)) {
+    if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
     // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
