@@ -49,8 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 @Disabled(
-    "after the browser step the CLI's retried request is refused and it starts a second flow"
-        + " (prints a second authorization URL): not diagnosed yet")
+    "the browser step and the token request succeed, but the CLI's initialize, retried with the"
+        + " new token, is never answered: it times out after 30 s (not diagnosed yet)")
 class CliLoginAgainstAuthorizationServerIT {
   private static final Duration BOUND = Duration.ofSeconds(90);
 
@@ -88,6 +88,11 @@ class CliLoginAgainstAuthorizationServerIT {
             .issuer(as.issuer())
             .audience(endpoint.toString())
             .jwksUri(as.jwksUri())
+            // the authorization server's child JVM answers its first JWKS request slowly on a
+            // busy machine: more than the default five seconds makes the CLI's fresh token look
+            // invalid and starts a second login
+            .timeout(Duration.ofSeconds(60))
+            .connectTimeout(Duration.ofSeconds(30))
             .build();
     http =
         McpHttpServer.builder()
