@@ -71,7 +71,7 @@ final class AnnotatedEntries {
           t.where(),
           () -> {
             if (t.mayRunAsTask()) {
-              b.tool(t.tool(), TaskStart.AT_ONCE, t.handler());
+              b.tool(t.tool(), t.taskStart(), t.handler());
             } else {
               b.tool(t.tool(), t.handler());
             }

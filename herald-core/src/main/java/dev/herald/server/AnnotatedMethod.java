@@ -42,7 +42,8 @@ final class AnnotatedMethod {
       Type type,
       boolean wrapped,
       boolean required,
-      @Nullable String description)
+      @Nullable String description,
+      @Nullable McpParam param)
       implements Slot {
     /** The argument's value when it is absent: empty, or null. */
     @Nullable Object absent() {
@@ -55,7 +56,7 @@ final class AnnotatedMethod {
     }
 
     RecordSchema.Property property() {
-      return new RecordSchema.Property(name, type, required, description);
+      return new RecordSchema.Property(name, type, required, description, param);
     }
   }
 
@@ -137,7 +138,8 @@ final class AnnotatedMethod {
               RecordSchema.unwrapOptional(declared),
               wrapped,
               required,
-              RecordSchema.description(p)));
+              RecordSchema.description(p),
+              param));
     }
     if (problems.size() > before) {
       return null;

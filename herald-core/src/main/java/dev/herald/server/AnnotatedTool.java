@@ -1,7 +1,9 @@
 package dev.herald.server;
 
+import dev.herald.server.annotation.McpParam;
 import dev.herald.server.annotation.McpTool;
 import dev.herald.server.annotation.ToolHint;
+import dev.herald.transport.http.McpHeaders;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
 import dev.herald.wire.McpJson;
@@ -13,7 +15,10 @@ import java.lang.reflect.Type;
 import java.lang.reflect.WildcardType;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
@@ -31,8 +36,9 @@ import tools.jackson.databind.node.ObjectNode;
  * through {@link McpServer.Builder#tool(Tool, ToolHandler)}, so validation, error results and
  * output checks are the hand-built path's.
  */
-record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> scopes) {
-  /** Whether calls of this tool may become tasks (they then start at once). */
+record AnnotatedTool(
+    Tool tool, ToolHandler handler, String where, List<String> scopes, TaskStart taskStart) {
+  /** Whether calls of this tool may become tasks (they then start at {@link #taskStart()}). */
   boolean mayRunAsTask() {
     return tool.taskSupport() != TaskSupport.FORBIDDEN;
   }
@@ -59,10 +65,21 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> 
       types.add(McpJson.mapper().getTypeFactory().constructType(arg.type()));
     }
     ObjectNode input = null;
-    try {
-      input = RecordSchema.of(properties, !a.allowUnknownArguments());
-    } catch (IllegalArgumentException e) {
-      problems.add(m.where + ": parameter " + e.getMessage());
+    if (!a.inputSchema().isBlank()) {
+      input = explicitInput(m, a, args, problems);
+    } else {
+      try {
+        input = RecordSchema.of(properties, !a.allowUnknownArguments());
+      } catch (IllegalArgumentException e) {
+        problems.add(m.where + ": parameter " + e.getMessage());
+      }
+    }
+    if (a.taskStart() != TaskStart.AT_ONCE && a.taskSupport() == TaskSupport.FORBIDDEN) {
+      problems.add(
+          m.where
+              + ": taskStart "
+              + a.taskStart()
+              + " needs taskSupport OPTIONAL or REQUIRED (the tool never runs as a task)");
     }
     Type returned = m.method.getGenericReturnType();
     Result result = resultOf(returned);
@@ -100,6 +117,12 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> 
     if (hints != null) {
       b.annotations(hints);
     }
+    Tool tool = b.build();
+    Optional<String> headers = McpHeaders.invalidToolHeaders(tool);
+    if (headers.isPresent()) {
+      problems.add(m.where + ": " + headers.get());
+      return null;
+    }
     Result kind = result;
     ToolHandler handler =
         call -> {
@@ -128,7 +151,58 @@ record AnnotatedTool(Tool tool, ToolHandler handler, String where, List<String> 
           }
           return convert(kind, m.invoke(values));
         };
-    return new AnnotatedTool(b.build(), handler, m.where, List.of(a.scopes()));
+    return new AnnotatedTool(tool, handler, m.where, List.of(a.scopes()), a.taskStart());
+  }
+
+  /**
+   * The tool's own {@link McpTool#inputSchema()}, checked: a valid JSON Schema object of type
+   * object that names every parameter and requires none that Java may see absent; or null after
+   * adding what is wrong to {@code problems}.
+   */
+  private static @Nullable ObjectNode explicitInput(
+      AnnotatedMethod m, McpTool a, List<AnnotatedMethod.Arg> args, List<String> problems) {
+    int before = problems.size();
+    if (a.allowUnknownArguments()) {
+      problems.add(
+          m.where
+              + ": allowUnknownArguments has no effect beside inputSchema (say additionalProperties in the schema)");
+    }
+    ObjectNode schema;
+    try {
+      schema = ParamKeywords.parseSchema(a.inputSchema(), "inputSchema");
+      if (!"object".equals(schema.path("type").asString(""))) {
+        throw new IllegalArgumentException("inputSchema must say \"type\": \"object\"");
+      }
+      ToolSchema.compile(schema, "inputSchema"); // resolves every $ref now
+    } catch (IllegalArgumentException e) {
+      problems.add(m.where + ": " + e.getMessage());
+      return null;
+    }
+    JsonNode properties = schema.path("properties");
+    Set<String> required = new HashSet<>();
+    for (JsonNode r : schema.path("required")) {
+      required.add(r.asString(""));
+    }
+    for (AnnotatedMethod.Arg arg : args) {
+      McpParam param = arg.param();
+      if (arg.description() != null || (param != null && ParamKeywords.any(param))) {
+        problems.add(
+            m.where
+                + ": parameter "
+                + arg.name()
+                + ": say its schema in inputSchema (beside it @McpParam may give only name and required)");
+      }
+      if (!properties.has(arg.name())) {
+        problems.add(m.where + ": parameter " + arg.name() + " is not a property of inputSchema");
+      } else if (arg.required() && !required.contains(arg.name())) {
+        problems.add(
+            m.where
+                + ": parameter "
+                + arg.name()
+                + " may be absent (inputSchema does not require it): make it Optional, @Nullable or @McpParam(required = false)");
+      }
+    }
+    return problems.size() > before ? null : schema;
   }
 
   private static @Nullable ToolAnnotations hints(McpTool a) {

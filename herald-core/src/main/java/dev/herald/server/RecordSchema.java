@@ -45,7 +45,12 @@ final class RecordSchema {
    * One property of a derived object schema: its name, its Java type ({@code Optional} already
    * unwrapped), whether it is required, and its {@code description} if any.
    */
-  record Property(String name, Type type, boolean required, @Nullable String description) {}
+  record Property(
+      String name,
+      Type type,
+      boolean required,
+      @Nullable String description,
+      @Nullable McpParam param) {}
 
   /**
    * The schema of {@code type}.
@@ -121,7 +126,8 @@ final class RecordSchema {
               c.getName(),
               unwrapOptional(t),
               !optional(t, c, c.getAnnotatedType()),
-              description(c)));
+              description(c),
+              param));
     }
     ObjectNode schema = objectSchema(properties, true, path, type.getSimpleName() + ".");
     path.pop();
@@ -135,8 +141,16 @@ final class RecordSchema {
     ArrayNode required = McpJson.mapper().createArrayNode();
     for (Property p : properties) {
       ObjectNode property;
+      McpParam param = p.param();
       try {
-        property = schemaOf(p.type(), path);
+        if (param != null && ParamKeywords.explicit(param)) {
+          property = ParamKeywords.explicitSchema(param);
+        } else {
+          property = schemaOf(p.type(), path);
+          if (param != null) {
+            ParamKeywords.apply(param, property);
+          }
+        }
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(owner + p.name() + ": " + e.getMessage(), e);
       }

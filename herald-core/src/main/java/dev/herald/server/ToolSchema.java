@@ -3,6 +3,7 @@ package dev.herald.server;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaException;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.dialect.Dialect;
@@ -63,6 +64,15 @@ final class ToolSchema {
     return new ToolSchema(copy, what, PlainSchema.test(copy) ? null : Compiled.of(copy, what));
   }
 
+  /**
+   * Why {@code schema} is not a valid JSON Schema 2020-12 (checked against the dialect's
+   * meta-schema, which the validator bundles: no network), or empty when it is one. For schemas
+   * written as text by hand, where {@link #compile} alone would accept a misspelt type name.
+   */
+  static Optional<String> metaSchemaProblems(JsonNode schema) {
+    return Compiled.Meta.INSTANCE.check(schema);
+  }
+
   /** The failures of {@code instance}, one line each, or empty when it conforms. */
   Optional<String> check(JsonNode instance) {
     // Numbers no handler can hold first (JSON Schema's integer and number are unbounded); the
@@ -115,6 +125,18 @@ final class ToolSchema {
                             .locale(Locale.ROOT)
                             .pathType(PathType.JSON_PATH)
                             .build()));
+
+    /** The JSON Schema 2020-12 meta-schema, from the validator's own resources, loaded once. */
+    private static final class Meta {
+      static final Compiled INSTANCE = load();
+
+      private static Compiled load() {
+        Schema s =
+            REGISTRY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+        s.initializeValidators();
+        return new Compiled(s);
+      }
+    }
 
     private final Schema schema;
 

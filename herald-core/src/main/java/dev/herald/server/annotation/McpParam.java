@@ -43,4 +43,61 @@ public @interface McpParam {
 
   /** Whether the argument must be present (default true; see the type rules above). */
   boolean required() default true;
+
+  /**
+   * {@code minimum}: the smallest value a number argument may take (default: none; {@code int}
+   * arguments keep their 32-bit bound unless this narrows it). Written as an integer when it is
+   * one. Numbers only.
+   */
+  double minimum() default Double.NaN;
+
+  /** {@code maximum}: the largest value a number argument may take (default: none). Numbers only. */
+  double maximum() default Double.NaN;
+
+  /** {@code exclusiveMinimum}: a number argument must be greater (default: none). Numbers only. */
+  double exclusiveMinimum() default Double.NaN;
+
+  /** {@code exclusiveMaximum}: a number argument must be smaller (default: none). Numbers only. */
+  double exclusiveMaximum() default Double.NaN;
+
+  /** {@code minLength}: the fewest characters of a string argument (default: none). */
+  int minLength() default -1;
+
+  /** {@code maxLength}: the most characters of a string argument (default: none). */
+  int maxLength() default -1;
+
+  /**
+   * {@code pattern}: a regular expression a string argument must match somewhere (JSON Schema
+   * uses ECMA-262 syntax; keep to what it shares with Java's, which checks it at registration).
+   */
+  String pattern() default "";
+
+  /**
+   * {@code enum}: the only values a string argument may take (default: any). A Java enum
+   * parameter lists its constants by itself.
+   */
+  String[] allowedValues() default {};
+
+  /**
+   * {@code default}: the argument's default value as JSON text ({@code "10"}, {@code
+   * "\"info\""}), which must conform to the argument's schema. An annotation for the client:
+   * Herald does not fill it in, so an absent argument is still bound as absent.
+   */
+  String defaultValue() default "";
+
+  /**
+   * {@code x-mcp-header}: the name of the {@code Mcp-Param-{name}} HTTP header that mirrors this
+   * argument on a 2026-07-28 Streamable HTTP call (MCP 2026-07-28 basic/transports/streamable-http,
+   * "Custom Headers from Tool Parameters"): an HTTP token, unique in the tool case-insensitively,
+   * on a string, integer or boolean argument of the tool's top level or of a nested record.
+   */
+  String header() default "";
+
+  /**
+   * The argument's whole JSON Schema as JSON text, used instead of the one derived from its type
+   * ({@code description} is still added): for what the attributes above cannot say ({@code
+   * oneOf}, {@code const}, {@code format}...). It must be a JSON object that is a valid JSON
+   * Schema 2020-12, and no other schema attribute may be given beside it.
+   */
+  String schema() default "";
 }

@@ -1,5 +1,6 @@
 package dev.herald.server.annotation;
 
+import dev.herald.server.TaskStart;
 import dev.herald.wire.TaskSupport;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -88,6 +89,27 @@ public @interface McpTool {
    * context.statusMessage}) follow the task.
    */
   TaskSupport taskSupport() default TaskSupport.FORBIDDEN;
+
+  /**
+   * When a call of a tool that may run as a task becomes one (default {@link TaskStart#AT_ONCE}):
+   * {@link TaskStart#WHEN_HANDLER_STARTS_IT} lets the method ask for input first, as part of the
+   * request, and make the call a task itself with {@code context.startTask()}. Only with a
+   * {@link #taskSupport()} other than {@code FORBIDDEN}.
+   */
+  TaskStart taskStart() default TaskStart.AT_ONCE;
+
+  /**
+   * The tool's whole {@code inputSchema} as JSON text, used instead of the one derived from the
+   * parameters: for what parameters cannot say ({@code $defs} and {@code $ref}, {@code allOf},
+   * {@code if}/{@code then}/{@code else}...). It must be a JSON object of {@code "type":
+   * "object"} that is a valid JSON Schema 2020-12 (checked at registration, with the validator's
+   * reason), each parameter must be one of its {@code properties} (bound by name, as always), a
+   * parameter the schema does not require must be optional ({@code Optional}, {@code @Nullable}
+   * or {@code @McpParam(required = false)}), and the parameters carry no schema attributes of
+   * their own ({@link McpParam#name()} and {@link McpParam#required()} only); {@link
+   * #allowUnknownArguments()} is then the schema's own business and must stay false.
+   */
+  String inputSchema() default "";
 
   /**
    * Whether arguments the method does not take are ignored instead of refused (default false:
