@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The tools, prompts, resources and resource templates of annotated objects, read all at once so
@@ -39,7 +40,12 @@ final class AnnotatedEntries {
   private final List<AnnotatedResource> resources = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
 
-  private AnnotatedEntries() {}
+  /** Binds arguments and writes results of the tools read ({@code McpServer.Builder.jsonMapper}). */
+  private final JsonMapper mapper;
+
+  private AnnotatedEntries(JsonMapper mapper) {
+    this.mapper = mapper;
+  }
 
   /**
    * Reads the annotated methods of {@code beans}.
@@ -47,8 +53,8 @@ final class AnnotatedEntries {
    * @throws IllegalArgumentException listing every problem found, each naming its class and method
    * @throws NullPointerException if a bean is null
    */
-  static AnnotatedEntries scan(Object... beans) {
-    AnnotatedEntries out = new AnnotatedEntries();
+  static AnnotatedEntries scan(JsonMapper mapper, Object... beans) {
+    AnnotatedEntries out = new AnnotatedEntries(mapper);
     for (Object bean : beans) {
       Objects.requireNonNull(bean, "bean");
       out.read(bean);
@@ -161,7 +167,7 @@ final class AnnotatedEntries {
       return;
     }
     switch (kinds.get(0)) {
-      case McpTool a -> add(tools, AnnotatedTool.of(m, a, problems));
+      case McpTool a -> add(tools, AnnotatedTool.of(m, a, problems, mapper));
       case McpPrompt a -> add(prompts, AnnotatedPrompt.of(m, a, problems));
       case McpResource a -> add(resources, AnnotatedResource.of(m, a, problems));
       case McpResourceTemplate a -> add(resources, AnnotatedResource.of(m, a, problems));

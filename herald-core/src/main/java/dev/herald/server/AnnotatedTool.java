@@ -6,7 +6,6 @@ import dev.herald.server.annotation.ToolHint;
 import dev.herald.transport.http.McpHeaders;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ContentBlock;
-import dev.herald.wire.McpJson;
 import dev.herald.wire.TaskSupport;
 import dev.herald.wire.Tool;
 import dev.herald.wire.ToolAnnotations;
@@ -23,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -54,7 +54,8 @@ record AnnotatedTool(
   }
 
   /** The tool of {@code m}, or null after adding its problems to {@code problems}. */
-  static @Nullable AnnotatedTool of(AnnotatedMethod m, McpTool a, List<String> problems) {
+  static @Nullable AnnotatedTool of(
+      AnnotatedMethod m, McpTool a, List<String> problems, JsonMapper mapper) {
     String name = a.name().isBlank() ? AnnotatedMethod.snakeCase(m.method.getName()) : a.name();
     int before = problems.size();
     List<AnnotatedMethod.Arg> args = m.args();
@@ -62,14 +63,14 @@ record AnnotatedTool(
     List<JavaType> types = new ArrayList<>();
     for (AnnotatedMethod.Arg arg : args) {
       properties.add(arg.property());
-      types.add(McpJson.mapper().getTypeFactory().constructType(arg.type()));
+      types.add(mapper.getTypeFactory().constructType(arg.type()));
     }
     ObjectNode input = null;
     if (!a.inputSchema().isBlank()) {
       input = explicitInput(m, a, args, problems);
     } else {
       try {
-        input = RecordSchema.of(properties, !a.allowUnknownArguments());
+        input = RecordSchema.of(properties, !a.allowUnknownArguments(), mapper);
       } catch (IllegalArgumentException e) {
         problems.add(m.where + ": parameter " + e.getMessage());
       }
@@ -92,7 +93,7 @@ record AnnotatedTool(
               + " (return CallToolResult, String, ContentBlock, List<ContentBlock>, a record or void)");
     } else if (result == Result.STRUCTURED) {
       try {
-        output = RecordSchema.valueSchema(returned);
+        output = RecordSchema.valueSchema(returned, mapper);
       } catch (IllegalArgumentException e) {
         problems.add(m.where + ": return type " + e.getMessage());
       }
@@ -137,7 +138,7 @@ record AnnotatedTool(
                 continue;
               }
               try {
-                values[i] = arg.present(McpJson.mapper().treeToValue(value, type));
+                values[i] = arg.present(mapper.treeToValue(value, type));
               } catch (JacksonException | IllegalArgumentException e) {
                 return CallToolResult.error(
                     "Invalid arguments for tool "
@@ -149,7 +150,7 @@ record AnnotatedTool(
               values[i] = call.context();
             }
           }
-          return convert(kind, m.invoke(values));
+          return convert(kind, m.invoke(values), mapper);
         };
     return new AnnotatedTool(tool, handler, m.where, List.of(a.scopes()), a.taskStart());
   }
@@ -254,7 +255,7 @@ record AnnotatedTool(
     return e instanceof Class<?> c && ContentBlock.class.isAssignableFrom(c);
   }
 
-  private static CallToolResult convert(Result kind, @Nullable Object value) {
+  private static CallToolResult convert(Result kind, @Nullable Object value, JsonMapper mapper) {
     if (value == null || kind == Result.VOID) {
       return CallToolResult.of(List.of()); // as a hand-built handler's null
     }
@@ -271,7 +272,7 @@ record AnnotatedTool(
         yield CallToolResult.of(blocks);
       }
       case STRUCTURED -> {
-        JsonNode tree = withoutNulls(McpJson.mapper().valueToTree(value));
+        JsonNode tree = withoutNulls(mapper.valueToTree(value));
         yield new CallToolResult(List.of(ContentBlock.text(tree.toString())), tree, null, null);
       }
     };

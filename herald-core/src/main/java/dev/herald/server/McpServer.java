@@ -35,6 +35,7 @@ import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -107,6 +108,10 @@ public final class McpServer {
   final Duration progressInterval;
   final CallOptions reverseCallOptions;
   final long listChangedDebounceNanos;
+
+  /** Binds typed and annotated tools' arguments and writes their results ({@link Builder#jsonMapper}). */
+  final JsonMapper jsonMapper;
+
   final double logsPerSecond;
   final int logBurst;
   final boolean toolsListChanged;
@@ -197,6 +202,7 @@ public final class McpServer {
     this.progressInterval = b.progressInterval;
     this.reverseCallOptions = b.reverseCallOptions;
     this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
+    this.jsonMapper = b.jsonMapper;
     this.logsPerSecond = b.logsPerSecond;
     this.logBurst = b.logBurst;
     this.toolsListChanged = b.toolsListChanged;
@@ -417,7 +423,7 @@ public final class McpServer {
    */
   public <R extends Record> void addTool(
       String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    tools.put(RegisteredTool.typed(name, description, argsRecord, handler));
+    tools.put(RegisteredTool.typed(name, description, argsRecord, handler, jsonMapper));
   }
 
   /**
@@ -656,8 +662,48 @@ public final class McpServer {
     private RequestStateSettings requestState = RequestStateSettings.defaults();
     TaskSettings tasks = TaskSettings.defaults();
     private final EntryScopes.Builder scopes = new EntryScopes.Builder();
+    private JsonMapper jsonMapper = McpJson.mapper();
+
+    /** The first typed or annotated entry registered, which fixed the mapper; or null. */
+    private @Nullable String mapperUsedBy;
 
     private Builder() {}
+
+    /**
+     * The Jackson 3 mapper that binds typed and annotated tools' arguments to their records and
+     * parameters, writes their record results as {@code structuredContent}, and names the
+     * properties of their derived schemas (default: Herald's own, {@link McpJson#mapper()}). An
+     * application's mapper brings its modules, custom serializers and deserializers, naming
+     * strategy and {@code @JsonProperty} renames to its tool records; the schemas follow its
+     * names, so what a tool lists is what the mapper reads. The protocol itself is always read
+     * and written with Herald's own codec; hand-built tools ({@link #tool(Tool, ToolHandler)})
+     * see arguments as JSON and are not affected.
+     *
+     * <p>Set it before registering typed or annotated tools: their schemas and bindings are made
+     * when they are registered.
+     *
+     * {@snippet :
+     * JsonMapper mapper = JsonMapper.builder()
+     *     .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+     *     .build();
+     * McpServer server = McpServer.builder().jsonMapper(mapper).annotated(new Weather()).build();
+     * }
+     *
+     * @throws IllegalStateException if a typed or annotated tool was registered already (the
+     *     message names it)
+     * @throws NullPointerException if {@code mapper} is null
+     */
+    public Builder jsonMapper(JsonMapper mapper) {
+      Objects.requireNonNull(mapper, "mapper");
+      if (mapperUsedBy != null) {
+        throw new IllegalStateException(
+            "jsonMapper must be set before typed and annotated tools are registered; "
+                + mapperUsedBy
+                + " was registered with the mapper set before");
+      }
+      this.jsonMapper = mapper;
+      return this;
+    }
 
     /**
      * The OAuth scopes a caller's access token must grant to call the tool {@code name} (MCP
@@ -1096,7 +1142,8 @@ public final class McpServer {
      */
     public <R extends Record> Builder tool(
         String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-      return add(RegisteredTool.typed(name, description, argsRecord, handler));
+      mapperUsedBy = mapperUsedBy == null ? "typed tool " + name : mapperUsedBy;
+      return add(RegisteredTool.typed(name, description, argsRecord, handler, jsonMapper));
     }
 
     /**
@@ -1117,7 +1164,10 @@ public final class McpServer {
      * @throws NullPointerException if a bean is null
      */
     public Builder annotated(Object... beans) {
-      AnnotatedEntries.scan(beans).registerOn(this);
+      if (mapperUsedBy == null && beans.length > 0) {
+        mapperUsedBy = "annotated " + beans[0].getClass().getName();
+      }
+      AnnotatedEntries.scan(jsonMapper, beans).registerOn(this);
       return this;
     }
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -57,8 +58,8 @@ final class RecordSchema {
    *
    * @throws IllegalArgumentException naming the component whose type cannot be described
    */
-  static ObjectNode of(Class<? extends Record> type) {
-    return objectSchema(type, new ArrayDeque<>());
+  static ObjectNode of(Class<? extends Record> type, ObjectMapper mapper) {
+    return objectSchema(type, new ArrayDeque<>(), mapper);
   }
 
   /**
@@ -67,13 +68,13 @@ final class RecordSchema {
    *
    * @throws IllegalArgumentException naming the property whose type cannot be described
    */
-  static ObjectNode of(List<Property> properties, boolean closed) {
-    return objectSchema(properties, closed, new ArrayDeque<>(), "");
+  static ObjectNode of(List<Property> properties, boolean closed, ObjectMapper mapper) {
+    return objectSchema(properties, closed, new ArrayDeque<>(), "", mapper);
   }
 
   /** The schema of one value of {@code type} (a property's, or an annotated method's result). */
-  static ObjectNode valueSchema(Type type) {
-    return schemaOf(type, new ArrayDeque<>());
+  static ObjectNode valueSchema(Type type, ObjectMapper mapper) {
+    return schemaOf(type, new ArrayDeque<>(), mapper);
   }
 
   /**
@@ -102,7 +103,7 @@ final class RecordSchema {
     return param == null || param.description().isBlank() ? null : param.description();
   }
 
-  private static ObjectNode objectSchema(Class<?> type, Deque<Class<?>> path) {
+  private static ObjectNode objectSchema(Class<?> type, Deque<Class<?>> path, ObjectMapper mapper) {
     if (path.contains(type)) {
       throw new IllegalArgumentException(
           "record "
@@ -111,6 +112,7 @@ final class RecordSchema {
     }
     path.push(type);
     List<Property> properties = new ArrayList<>();
+    Map<String, String> names = JsonNames.of(type, mapper);
     for (RecordComponent c : type.getRecordComponents()) {
       McpParam param = c.getAnnotation(McpParam.class);
       if (param != null && !param.name().isBlank()) {
@@ -123,19 +125,23 @@ final class RecordSchema {
       Type t = c.getGenericType();
       properties.add(
           new Property(
-              c.getName(),
+              names.getOrDefault(c.getName(), c.getName()),
               unwrapOptional(t),
               !optional(t, c, c.getAnnotatedType()),
               description(c),
               param));
     }
-    ObjectNode schema = objectSchema(properties, true, path, type.getSimpleName() + ".");
+    ObjectNode schema = objectSchema(properties, true, path, type.getSimpleName() + ".", mapper);
     path.pop();
     return schema;
   }
 
   private static ObjectNode objectSchema(
-      List<Property> properties, boolean closed, Deque<Class<?>> path, String owner) {
+      List<Property> properties,
+      boolean closed,
+      Deque<Class<?>> path,
+      String owner,
+      ObjectMapper mapper) {
     ObjectNode schema = McpJson.object().put("type", "object");
     ObjectNode props = schema.putObject("properties");
     ArrayNode required = McpJson.mapper().createArrayNode();
@@ -146,7 +152,7 @@ final class RecordSchema {
         if (param != null && ParamKeywords.explicit(param)) {
           property = ParamKeywords.explicitSchema(param);
         } else {
-          property = schemaOf(p.type(), path);
+          property = schemaOf(p.type(), path, mapper);
           if (param != null) {
             ParamKeywords.apply(param, property);
           }
@@ -171,25 +177,25 @@ final class RecordSchema {
     return schema;
   }
 
-  private static ObjectNode schemaOf(Type t, Deque<Class<?>> path) {
+  private static ObjectNode schemaOf(Type t, Deque<Class<?>> path, ObjectMapper mapper) {
     if (t instanceof WildcardType w) {
-      return schemaOf(w.getUpperBounds()[0], path);
+      return schemaOf(w.getUpperBounds()[0], path, mapper);
     }
     if (t instanceof ParameterizedType p) {
       Class<?> raw = (Class<?>) p.getRawType();
       Type[] args = p.getActualTypeArguments();
       if (Collection.class.isAssignableFrom(raw)) {
         ObjectNode s = McpJson.object().put("type", "array");
-        s.set("items", schemaOf(args[0], path));
+        s.set("items", schemaOf(args[0], path, mapper));
         return s;
       }
       if (Map.class.isAssignableFrom(raw) && args[0] == String.class) {
         ObjectNode s = McpJson.object().put("type", "object");
-        s.set("additionalProperties", schemaOf(args[1], path));
+        s.set("additionalProperties", schemaOf(args[1], path, mapper));
         return s;
       }
       if (raw == Optional.class) {
-        return schemaOf(args[0], path);
+        return schemaOf(args[0], path, mapper);
       }
       throw new IllegalArgumentException("unsupported type " + t.getTypeName());
     }
@@ -229,18 +235,18 @@ final class RecordSchema {
       ArrayNode values = s.putArray("enum");
       for (Object constant : c.getEnumConstants()) {
         // the value Jackson reads and writes (a @JsonValue wire name, else the constant's name)
-        JsonNode wire = McpJson.mapper().valueToTree(constant);
+        JsonNode wire = mapper.valueToTree(constant);
         values.add(wire.isString() ? wire.stringValue() : ((Enum<?>) constant).name());
       }
       return s;
     }
     if (c.isArray() && c != byte[].class) {
       ObjectNode s = McpJson.object().put("type", "array");
-      s.set("items", schemaOf(c.getComponentType(), path));
+      s.set("items", schemaOf(c.getComponentType(), path, mapper));
       return s;
     }
     if (c.isRecord()) {
-      return objectSchema(c, path);
+      return objectSchema(c, path, mapper);
     }
     throw new IllegalArgumentException(
         "unsupported type "

@@ -1,11 +1,11 @@
 package dev.herald.server;
 
 import dev.herald.wire.CallToolResult;
-import dev.herald.wire.McpJson;
 import dev.herald.wire.Tool;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A tool in a catalog: its definition, its handler and its schemas, checked at registration and
@@ -34,10 +34,14 @@ record RegisteredTool(
   }
 
   static <R extends Record> RegisteredTool typed(
-      String name, @Nullable String description, Class<R> type, TypedToolHandler<R> handler) {
+      String name,
+      @Nullable String description,
+      Class<R> type,
+      TypedToolHandler<R> handler,
+      JsonMapper mapper) {
     Objects.requireNonNull(type, "argsRecord");
     Objects.requireNonNull(handler, "handler");
-    Tool.Builder b = Tool.builder(name).inputSchema(RecordSchema.of(type));
+    Tool.Builder b = Tool.builder(name).inputSchema(RecordSchema.of(type, mapper));
     if (description != null) {
       b.description(description);
     }
@@ -46,7 +50,7 @@ record RegisteredTool(
         call -> {
           R args;
           try {
-            args = McpJson.mapper().treeToValue(call.arguments(), type);
+            args = mapper.treeToValue(call.arguments(), type);
           } catch (JacksonException | IllegalArgumentException e) {
             return CallToolResult.error(
                 "Invalid arguments for tool " + name + ": " + LogData.clean(bindFailure(e)));

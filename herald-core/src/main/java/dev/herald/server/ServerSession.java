@@ -287,7 +287,9 @@ public final class ServerSession {
    */
   public <R extends Record> void addTool(
       String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    tools.overlay().put(RegisteredTool.typed(name, description, argsRecord, handler));
+    tools
+        .overlay()
+        .put(RegisteredTool.typed(name, description, argsRecord, handler, server().jsonMapper));
   }
 
   /**
