@@ -26,7 +26,9 @@ import dev.herald.wire.CallToolResult;
  * dev.herald.wire.McpException} answers with a JSON-RPC error instead; the handler runs on the
  * call's own virtual thread, so it may block.
  *
- * <p>Binding uses Herald's Jackson mapper. In a named module, the record must be public in an
+ * <p>Binding uses the server's mapper: Herald's own unless {@link
+ * McpServer.Builder#jsonMapper} gave the application's, whose property names the schema then
+ * follows. In a named module, the record must be public in an
  * exported package, or its package must be opened to {@code tools.jackson.databind}.
  *
  * {@snippet :

@@ -31,8 +31,9 @@ import java.lang.annotation.Target;
  * structuredContent} plus its JSON as one text content, and then the record's schema is the tool's
  * {@code outputSchema}; {@code void} (or a {@code null} return) as an empty result.
  *
- * <p><b>Errors.</b> Arguments are validated against the input schema and bound with Herald's
- * Jackson mapper before the method runs; a failure is an {@code isError} result naming the
+ * <p><b>Errors.</b> Arguments are validated against the input schema and bound with the server's
+ * Jackson mapper ({@link dev.herald.server.McpServer.Builder#jsonMapper}: Herald's own by
+ * default, which also writes a record result) before the method runs; a failure is an {@code isError} result naming the
  * argument, and the method is not called. An exception the method throws becomes an {@code
  * isError} result carrying its message; {@link dev.herald.wire.McpException} answers with that
  * JSON-RPC error instead; exactly as for a hand-built tool.
