@@ -27,6 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Serves an MCP server from a Spring Boot servlet application (MCP 2025-11-25 basic/transports,
@@ -90,7 +91,9 @@ public class HeraldAutoConfiguration {
       Environment environment,
       InFlightRequests inFlight,
       ConfigurableListableBeanFactory beans,
+      ObjectProvider<JsonMapper> jsonMappers,
       ObjectProvider<EventListener.Factory> events,
+      ObjectProvider<EventListenerPart> parts,
       ObjectProvider<McpServerCustomizer> customizers) {
     String name = properties.getName();
     if (name == null) {
@@ -103,7 +106,25 @@ public class HeraldAutoConfiguration {
     if (instructions != null) {
       builder.instructions(instructions);
     }
-    events.ifUnique(builder::eventListenerFactory);
+    if (properties.isApplicationJsonMapper()) {
+      jsonMappers.ifUnique(builder::jsonMapper); // before the annotated beans are read
+    }
+    EventListener.Factory own = events.getIfUnique();
+    if (own != null) {
+      builder.eventListenerFactory(own);
+    } else {
+      // The server takes one factory: Herald's own parts (meters, task spans), combined.
+      EventListener.Factory combined = null;
+      for (EventListenerPart part : parts.orderedStream().toList()) {
+        EventListener.Factory f = part.factory();
+        if (f != null) {
+          combined = combined == null ? f : combined.and(f);
+        }
+      }
+      if (combined != null) {
+        builder.eventListenerFactory(combined);
+      }
+    }
     List<Object> annotated = AnnotatedBeans.find(beans);
     if (!annotated.isEmpty()) {
       builder.annotated(annotated.toArray());
@@ -203,12 +224,10 @@ public class HeraldAutoConfiguration {
       name = {"dev.herald.micrometer.HeraldMetrics", "io.micrometer.core.instrument.MeterRegistry"})
   static class Metrics {
     @Bean
-    McpServerCustomizer heraldMetrics(
-        ObjectProvider<MeterRegistry> registry, ObjectProvider<EventListener.Factory> own) {
-      return builder -> {
-        if (own.getIfAvailable() == null) {
-          registry.ifUnique(r -> builder.eventListenerFactory(HeraldMetrics.listenerFactory(r)));
-        }
+    EventListenerPart heraldMetrics(ObjectProvider<MeterRegistry> registry) {
+      return () -> {
+        MeterRegistry r = registry.getIfUnique();
+        return r == null ? null : HeraldMetrics.listenerFactory(r);
       };
     }
   }
@@ -230,6 +249,16 @@ public class HeraldAutoConfiguration {
           openTelemetry.ifUnique(o ->
               builder.interceptor(
                   HeraldTracing.builder(o).networkTransport("tcp").build().serverInterceptor()));
+    }
+
+    /** A span per task, linked to the request that created it (unless the application defines
+     * its own {@link EventListener.Factory}). */
+    @Bean
+    EventListenerPart heraldTaskSpans(ObjectProvider<OpenTelemetry> openTelemetry) {
+      return () -> {
+        OpenTelemetry o = openTelemetry.getIfUnique();
+        return o == null ? null : HeraldTracing.create(o).listenerFactory();
+      };
     }
   }
 }

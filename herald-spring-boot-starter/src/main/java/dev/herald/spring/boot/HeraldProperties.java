@@ -36,6 +36,7 @@ public class HeraldProperties {
   private @Nullable Duration requestBodyTimeout;
   private @Nullable Integer maxBodyBytes;
   private @Nullable Boolean legacySse;
+  private boolean applicationJsonMapper = true;
   private Duration shutdownTimeout = Duration.ofSeconds(20);
   private final EventStore eventStore = new EventStore();
   private final Redis redis = new Redis();
@@ -158,6 +159,20 @@ public class HeraldProperties {
   /** The largest request body accepted, in bytes (Herald's default: 4 MiB). */
   public void setMaxBodyBytes(@Nullable Integer maxBodyBytes) {
     this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * Whether the application's Jackson 3 {@code JsonMapper} bean, when it has exactly one, binds
+   * the annotated tools' arguments and writes their results (default true); false keeps Herald's
+   * own mapper for them.
+   */
+  public boolean isApplicationJsonMapper() {
+    return applicationJsonMapper;
+  }
+
+  /** See {@link #isApplicationJsonMapper()}. */
+  public void setApplicationJsonMapper(boolean applicationJsonMapper) {
+    this.applicationJsonMapper = applicationJsonMapper;
   }
 
   /** Whether the 2024-11-05 HTTP+SSE transport is served beneath the path (default true). */

@@ -1,6 +1,8 @@
 package dev.herald.spring.boot.tracing;
 
+import dev.herald.server.annotation.McpTool;
 import dev.herald.spring.boot.app.CountdownTools;
+import dev.herald.wire.TaskSupport;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -16,8 +18,17 @@ import org.springframework.context.annotation.Import;
  * in-memory exporter: the starter traces Herald's requests with it.
  */
 @SpringBootApplication
-@Import(CountdownTools.class)
+@Import({CountdownTools.class, TracingApplication.Jobs.class})
 public class TracingApplication {
+  /** A tool that may run as a task. */
+  public static class Jobs {
+    /** Answers at once, as a task when asked to. */
+    @McpTool(description = "A job that may run as a task", taskSupport = TaskSupport.OPTIONAL)
+    public String job() {
+      return "job done";
+    }
+  }
+
   @Bean
   InMemorySpanExporter spans() {
     return InMemorySpanExporter.create();
