@@ -52,7 +52,12 @@ import tools.jackson.databind.json.JsonMapper;
  *       used instead);
  *   <li>with herald-opentelemetry on the class path and an {@code OpenTelemetry} bean, a span
  *       for every request the server receives (and every request it sends back), with W3C trace
- *       context read from and written to {@code params._meta};
+ *       context read from and written to {@code params._meta}, and a span for every task, linked
+ *       to the request that created it (the meters and the task spans are one combined listener
+ *       factory; an {@link EventListener.Factory} bean of the application replaces both);
+ *   <li>the application's Jackson 3 {@code JsonMapper} bean, when it has one, binds the annotated
+ *       tools' arguments and writes their results ({@code McpServer.Builder.jsonMapper}; {@code
+ *       herald.application-json-mapper=false} keeps Herald's own);
  *   <li>{@link InFlightRequests} and a graceful shutdown that lets calls finish, then cancels
  *       them and ends every stream before the web server's own graceful shutdown.
  * </ul>
