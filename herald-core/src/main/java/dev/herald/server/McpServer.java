@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.internal.server.FanOut;
 import dev.herald.internal.session.MethodTable;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
@@ -467,9 +468,11 @@ public final class McpServer {
   void applyLog(LoggingLevel level, ObjectNode params) {
     Supplier<EncodedMessage> shared =
         encodeOnce(() -> new JsonRpcMessage.Notification(McpMethods.MESSAGE, params));
-    for (ServerSession s : sessions) {
-      s.log(level, shared);
-    }
+    FanOut.run(() -> {
+      for (ServerSession s : sessions) {
+        s.log(level, shared);
+      }
+    });
   }
 
   static JsonRpcMessage resourceUpdatedMessage(String uri) {
@@ -532,14 +535,16 @@ public final class McpServer {
 
   /** A resource update: to this node's subscribers and listens only. */
   int applyResourceUpdated(String uri) {
-    int sent = 0;
+    int[] sent = {0};
     Supplier<EncodedMessage> shared = encodeOnce(() -> resourceUpdatedMessage(uri));
-    for (ServerSession s : subscriptions.subscribers(uri)) {
-      if (s.resourceUpdated(uri, shared)) {
-        sent++;
+    FanOut.run(() -> {
+      for (ServerSession s : subscriptions.subscribers(uri)) {
+        if (s.resourceUpdated(uri, shared)) {
+          sent[0]++;
+        }
       }
-    }
-    return sent + listens.resourceUpdated(uri);
+    });
+    return sent[0] + listens.resourceUpdated(uri);
   }
 
   /**
@@ -578,9 +583,11 @@ public final class McpServer {
    * the rest of the burst.
    */
   private void flush(CatalogArea area) {
-    for (ServerSession s : sessions) {
-      s.flushListChanged(area);
-    }
+    FanOut.run(() -> { // a cluster's transport stores the sessions' events in one go
+      for (ServerSession s : sessions) {
+        s.flushListChanged(area);
+      }
+    });
     int bit = 1 << area.ordinal();
     if ((serverChanged & bit) != 0
         && ((int) SERVER_CHANGED.getAndBitwiseAnd(this, ~bit) & bit) != 0) {

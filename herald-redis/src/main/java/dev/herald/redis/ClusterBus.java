@@ -3,7 +3,9 @@ package dev.herald.redis;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BiConsumer;
@@ -16,7 +18,10 @@ import java.util.function.BiConsumer;
  *
  * <p>Design note. Publishes leave in the order they were asked for, from one virtual thread, so a
  * caller (a handler, a fan-out) never waits on Redis and a session's relayed messages keep their
- * order. Received messages are handed to the handler on one virtual thread too, in order. A node
+ * order. That thread sends every publish queued by the time it runs without waiting in between
+ * (pipelined on the node's connection, which keeps their order), then waits for them all: a burst
+ * (a call's progress read on another node, relays of a fan-out) costs one round trip, not one per
+ * message. Received messages are handed to the handler on one virtual thread too, in order. A node
  * that is not subscribed (down, or cut off) misses what is published meanwhile, on purpose:
  * nothing stale is delivered when it returns. Lettuce subscribes again after a reconnect.
  *
@@ -34,6 +39,17 @@ final class ClusterBus implements AutoCloseable {
   private final ExecutorService in =
       Executors.newSingleThreadExecutor(Thread.ofVirtual().name("herald-redis-receive").factory());
   private final StatefulRedisPubSubConnection<String, byte[]> subscriber;
+
+  /** Publishes asked for and not yet sent: (channel, message), in order. */
+  private final java.util.concurrent.ConcurrentLinkedQueue<Publish> queued =
+      new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+  /** Whether a {@link #drain} is on {@link #out}'s queue and has not yet started taking. */
+  private final java.util.concurrent.atomic.AtomicBoolean drainAsked =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  @SuppressWarnings("ArrayRecordComponent") // the message's bytes, made once, never modified
+  private record Publish(String channel, String kind, byte[] message) {}
 
   /**
    * Subscribes to this node's and the cluster's channels; {@code handler} gets each message from
@@ -122,17 +138,60 @@ final class ClusterBus implements AutoCloseable {
   }
 
   private void publish(String channel, String kind, byte[] body) {
-    byte[] message = message(kind, body);
+    queued.add(new Publish(channel, kind, message(kind, body)));
+    if (drainAsked.compareAndSet(false, true)) {
+      try {
+        out.execute(this::drain);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closed
+      }
+    }
+  }
+
+  /**
+   * Sends every queued publish, pipelined, and waits for Redis to take them (on {@link #out}). A
+   * publish queued after this run took its snapshot asks for the next run, so a task given to
+   * {@link #afterPublishes} after a publish always runs after it was sent.
+   */
+  private void drain() {
+    drainAsked.set(false); // from here on, a new publish asks for another run
+    List<Publish> batch = new ArrayList<>();
+    for (Publish p; (p = queued.poll()) != null; ) {
+      batch.add(p);
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    if (batch.size() == 1) {
+      Publish p = batch.get(0);
+      try {
+        redis.call("publish", () -> redis.sync().publish(p.channel(), p.message()));
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.DEBUG, "cluster message {0} lost: {1}", p.kind(), e);
+      }
+      return;
+    }
+    List<io.lettuce.core.RedisFuture<Long>> sent = new ArrayList<>(batch.size());
     try {
-      out.execute(() -> {
-        try {
-          redis.call("publish", () -> redis.sync().publish(channel, message));
-        } catch (RuntimeException e) {
-          LOG.log(System.Logger.Level.DEBUG, "cluster message {0} lost: {1}", kind, e);
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closed
+      for (Publish p : batch) {
+        sent.add(redis.async().publish(p.channel(), p.message()));
+      }
+    } catch (RuntimeException e) { // refused at once (disconnected): the rest are lost too
+      LOG.log(System.Logger.Level.DEBUG, "{0} cluster messages lost: {1}", batch.size(), e);
+    }
+    long deadline = System.nanoTime() + 2 * redis.timeout().toNanos();
+    for (int i = 0; i < sent.size(); i++) {
+      try {
+        sent.get(i)
+            .get(
+                Math.max(0, deadline - System.nanoTime()),
+                java.util.concurrent.TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // closing
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        LOG.log(System.Logger.Level.DEBUG, "cluster message {0} lost: {1}", batch.get(i).kind(), e);
+      }
     }
   }
 

@@ -112,6 +112,14 @@ final class Redis implements AutoCloseable {
     return connection.sync();
   }
 
+  /**
+   * The same connection's commands without waiting: several sent one after the other go out
+   * pipelined (one round trip for all). Each future fails after the command timeout at the latest.
+   */
+  io.lettuce.core.api.async.RedisAsyncCommands<String, byte[]> async() {
+    return connection.async();
+  }
+
   /** A new publish/subscribe connection; the caller closes it. */
   StatefulRedisPubSubConnection<String, byte[]> pubSub() {
     return call("subscribe", () -> client.connectPubSub(CODEC));

@@ -1,8 +1,18 @@
 package dev.herald.redis;
 
 import dev.herald.http.EventStore;
+import dev.herald.http.internal.BatchAppends;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -28,11 +38,16 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>{@link #append} returns once Redis acknowledged the event; the server writes the event to its
  * client after that, so an event a client saw is readable from every node. A Redis failure makes
- * the call throw {@link RedisUnavailableException} within the command timeout.
+ * the call throw {@link RedisUnavailableException} within the command timeout. {@link #appendAll}
+ * (a fan-out's events, one per session) sends the same script once per event without waiting in
+ * between, so the batch costs one round trip instead of one per event: Redis runs the scripts one
+ * after the other, in order, each as atomic as a lone {@link #append}. The system property {@code
+ * herald.redis.batchAppends=false} turns this off (each event then makes its own round trip), to
+ * measure the difference.
  *
  * <p>Thread-safe.
  */
-final class RedisEventStore implements EventStore {
+final class RedisEventStore implements EventStore, BatchAppends {
   /** What an event costs beyond its message, for the byte bound: the entry, its id and fields. */
   static final long OVERHEAD_BYTES = 64;
 
@@ -192,6 +207,8 @@ final class RedisEventStore implements EventStore {
   private final byte[] maxAge;
   private final byte[] metaTtl;
   private final byte[] overhead = Redis.bytes(OVERHEAD_BYTES);
+  private final boolean batching =
+      Boolean.parseBoolean(System.getProperty("herald.redis.batchAppends", "true"));
 
   RedisEventStore(Redis redis, int eventsPerStream, long bytesPerStream, Duration maxAge) {
     if (eventsPerStream < 1) {
@@ -264,6 +281,110 @@ final class RedisEventStore implements EventStore {
     if (lost != null) {
       unstored.remove(keys[0], lost);
     }
+  }
+
+  @Override
+  public boolean batching() {
+    return batching;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Pipelined: every event's script is sent before the first answer is awaited. An event
+   * whose script Redis no longer knows (it restarted) is sent again with its source; one that
+   * fails is recorded as {@link #append} records it, so the stream's next append marks it
+   * forgotten.
+   */
+  @Override
+  public Map<Integer, RuntimeException> appendAll(List<Event> events) {
+    int n = events.size();
+    Map<Integer, RuntimeException> failed = new HashMap<>();
+    List<String[]> keys = new ArrayList<>(n);
+    List<byte[][]> args = new ArrayList<>(n);
+    List<Long> lost = new ArrayList<>(n);
+    List<RedisFuture<Long>> sent = new ArrayList<>(n);
+    boolean interrupted = Thread.interrupted(); // as Redis.call: bounded by the timeout instead
+    try {
+      for (int i = 0; i < n; i++) {
+        Event e = events.get(i);
+        String[] k = {streamKey(e.sessionId(), e.streamId()), sessionKey(e.sessionId())};
+        Long l = unstored.get(k[0]);
+        byte[][] a = {
+          Redis.bytes(e.streamId()),
+          Redis.bytes(e.seq()),
+          e.message(),
+          maxEvents,
+          maxBytes,
+          maxAge,
+          metaTtl,
+          overhead,
+          Redis.bytes(l == null ? 0 : l)
+        };
+        keys.add(k);
+        args.add(a);
+        lost.add(l == null ? 0L : l);
+        try {
+          sent.add(APPEND.integerAsync(redis, k, a));
+        } catch (RuntimeException x) { // refused at once (disconnected)
+          sent.add(null);
+          failed.put(i, failure(x));
+        }
+      }
+      long deadline = System.nanoTime() + 2 * redis.timeout().toNanos();
+      for (int i = 0; i < n; i++) {
+        RedisFuture<Long> f = sent.get(i);
+        if (f == null) {
+          continue;
+        }
+        try {
+          f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException x) {
+          interrupted = true;
+          i--; // wait for the same answer again
+        } catch (TimeoutException x) {
+          failed.put(i, failure(x));
+        } catch (ExecutionException x) {
+          Throwable cause = x.getCause() == null ? x : x.getCause();
+          if (cause instanceof RedisNoScriptException) {
+            String[] k = keys.get(i);
+            byte[][] a = args.get(i);
+            try {
+              redis.call("append an event", () -> APPEND.integer(redis, k, a));
+            } catch (RuntimeException y) {
+              failed.put(i, y);
+            }
+          } else {
+            failed.put(i, failure(cause));
+          }
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      String key = keys.get(i)[0];
+      if (failed.containsKey(i)) {
+        if (unstored.size() < MAX_UNSTORED || unstored.containsKey(key)) {
+          unstored.merge(key, events.get(i).seq(), Math::max);
+        }
+      } else if (lost.get(i) != 0L) {
+        unstored.remove(key, lost.get(i));
+      }
+    }
+    return failed;
+  }
+
+  /** A failed pipelined append, as {@link Redis#call} would have reported it. */
+  private static RuntimeException failure(Throwable cause) {
+    if (cause instanceof RedisCommandExecutionException) {
+      return new IllegalStateException(
+          "Redis refused to append an event: " + cause.getMessage(), cause);
+    }
+    return new RedisUnavailableException(
+        "Redis is unavailable (could not append an event): " + cause, cause);
   }
 
   /**

@@ -48,6 +48,15 @@ final class Script {
     return out;
   }
 
+  /**
+   * Sends a script that returns an integer without waiting for it ({@code EVALSHA}): the caller
+   * pipelines several and then waits; one that fails with {@code NOSCRIPT} is run again with
+   * {@link #integer}.
+   */
+  io.lettuce.core.RedisFuture<Long> integerAsync(Redis redis, String[] keys, byte[]... args) {
+    return redis.async().evalsha(sha, ScriptOutputType.INTEGER, keys, args);
+  }
+
   @SuppressWarnings("TypeParameterUnusedInFormals") // Lettuce's own signature
   private <T> T run(Redis redis, ScriptOutputType type, String[] keys, byte[]... args) {
     try {

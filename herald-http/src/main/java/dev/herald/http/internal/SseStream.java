@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -75,6 +76,20 @@ public final class SseStream implements SseSink.Listener {
    */
   private @Nullable String follower;
 
+  /**
+   * The fan-out batch holding this standing stream's newest events until they are stored ({@link
+   * AppendBatch}), or null (guarded by {@link #lock}). While it is set, only the batch's own thread
+   * adds events; every other writer, and a GET attaching, waits on {@link #drained} until the batch
+   * has stored and written them, so events are stored and written in order, once.
+   */
+  private @Nullable AppendBatch pendingBatch;
+
+  /** Signalled when {@link #pendingBatch} clears; made by the first writer that waits. */
+  private @Nullable Condition drained;
+
+  /** How long a writer waits for another thread's fan-out batch before going on without it. */
+  private static final long DRAIN_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
   /** A POST stream holding its exchange until the first message decides JSON or SSE. */
   SseStream(HttpSession session, String id, RequestId request, Exchange held) {
     this.session = session;
@@ -141,12 +156,19 @@ public final class SseStream implements SseSink.Listener {
    *     elsewhere
    */
   boolean publish(byte[] json, boolean response) {
+    if (request == null) {
+      AppendBatch batch = AppendBatch.current(session.store());
+      if (batch != null) {
+        return publishBatched(json, batch);
+      }
+    }
     Exchange answer = null;
     SseSink flush = null;
     boolean isFinal;
     boolean orphaned = false;
     lock.lock();
     try {
+      awaitDrainedLocked();
       if (ended) {
         return false;
       }
@@ -213,6 +235,97 @@ public final class SseStream implements SseSink.Listener {
   }
 
   /**
+   * A standing stream's message in a server-wide fan-out whose store batches (a cluster's): the
+   * event is numbered now and held by {@code batch}, which stores it with the other sessions'
+   * events and then writes it ({@link #stored}).
+   */
+  private boolean publishBatched(byte[] json, AppendBatch batch) {
+    lock.lock();
+    try {
+      if (pendingBatch != null && pendingBatch != batch) {
+        // Another fan-out's thread holds events of this stream. Finish ours first, so that no two
+        // fan-outs ever wait for each other, then wait for that one.
+        lock.unlock();
+        try {
+          batch.finish();
+        } finally {
+          lock.lock();
+        }
+        awaitDrainedLocked();
+      }
+      if (ended) {
+        return false;
+      }
+      long s = ++seq;
+      pendingBatch = batch;
+      batch.add(this, session.id, s, json);
+    } finally {
+      lock.unlock();
+    }
+    batch.finishIfFull();
+    return true;
+  }
+
+  /**
+   * A batched event ({@link #publishBatched}) is stored, or could not be ({@code failure}): it is
+   * written to the open connection, as {@link #publish} does after storing.
+   */
+  void stored(long s, byte[] json, @Nullable RuntimeException failure) {
+    SseSink flush = null;
+    lock.lock();
+    try {
+      if (failure != null) {
+        unstoredSeq = s;
+        session.unstored(id, s, failure);
+      }
+      if (!ended) {
+        flush = offerLocked(event(s, json));
+      }
+    } finally {
+      if (s >= seq) { // its last held event: the stream is the others' again
+        pendingBatch = null;
+        Condition c = drained;
+        if (c != null) {
+          c.signalAll();
+        }
+      }
+      lock.unlock();
+    }
+    if (flush != null) {
+      flush.flush(); // as the standing stream's publish does: on the fan-out's thread
+    }
+  }
+
+  /**
+   * Waits (under {@link #lock}, which the wait releases) until no fan-out batch holds events of
+   * this stream. Bounded: a batch whose thread is stuck beyond {@link #DRAIN_WAIT_NANOS} is
+   * given up on (its events may then be written after later ones).
+   */
+  private void awaitDrainedLocked() {
+    if (pendingBatch == null) {
+      return;
+    }
+    Condition c = drained;
+    if (c == null) {
+      c = lock.newCondition();
+      drained = c;
+    }
+    long left = DRAIN_WAIT_NANOS;
+    boolean interrupted = false;
+    while (pendingBatch != null && left > 0) {
+      try {
+        left = c.awaitNanos(left);
+      } catch (InterruptedException e) {
+        interrupted = true; // a store call is not cut short by an interrupt either
+      }
+    }
+    pendingBatch = null;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
    * Attaches a GET connection.
    *
    * @param afterSeq replay events after this one ({@code Last-Event-ID}), or -1 for a fresh GET,
@@ -230,6 +343,7 @@ public final class SseStream implements SseSink.Listener {
     SseSink replaced = null;
     lock.lock();
     try {
+      awaitDrainedLocked();
       boolean fresh = afterSeq < 0;
       if (fresh && sink != null) {
         return Attach.CONFLICT;
@@ -308,6 +422,7 @@ public final class SseStream implements SseSink.Listener {
     SseSink s;
     lock.lock();
     try {
+      awaitDrainedLocked();
       if (ended) {
         return false;
       }
