@@ -126,6 +126,37 @@ public final class SessionEngine {
   }
 
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
+
+  /**
+   * What Herald's own layers run when the session ends ({@link #onClose}), newest first; {@link
+   * #HOOKS_RAN} once they ran. A chain of small nodes rather than a {@code whenComplete} each,
+   * which would keep a dependent future and its completion node per session.
+   */
+  private volatile @Nullable CloseHook closeHooks;
+
+  private static final class CloseHook { // a class: compared by identity (HOOKS_RAN)
+    final Runnable action;
+    final @Nullable CloseHook next;
+
+    CloseHook(Runnable action, @Nullable CloseHook next) {
+      this.action = action;
+      this.next = next;
+    }
+  }
+
+  private static final CloseHook HOOKS_RAN = new CloseHook(() -> {}, null);
+  private static final java.lang.invoke.VarHandle CLOSE_HOOKS;
+
+  static {
+    try {
+      CLOSE_HOOKS =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(SessionEngine.class, "closeHooks", CloseHook.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private volatile @Nullable ProtocolVersion version;
 
   /**
@@ -248,6 +279,33 @@ public final class SessionEngine {
   /** Completes when the session ends, with the cause or {@code null} for an orderly end. */
   public CompletableFuture<@Nullable Throwable> closed() {
     return closeFuture;
+  }
+
+  /**
+   * Runs {@code action} once when the session ends, before {@link #closed} completes (at once, on
+   * the calling thread, if the session already ended). Actions run newest first on the thread
+   * that ends the session; one that throws is logged and the rest still run.
+   */
+  public void onClose(Runnable action) {
+    Objects.requireNonNull(action, "action");
+    while (true) {
+      CloseHook head = closeHooks;
+      if (head == HOOKS_RAN) {
+        runHook(action);
+        return;
+      }
+      if (CLOSE_HOOKS.compareAndSet(this, head, new CloseHook(action, head))) {
+        return;
+      }
+    }
+  }
+
+  private void runHook(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] close action failed: {1}", name, e.toString());
+    }
   }
 
   /** The listener this session was built with ({@link EventListener#NONE} if none). */
@@ -988,6 +1046,9 @@ public final class SessionEngine {
       LOG.log(Level.DEBUG, "[{0}] transport close failed: {1}", name, e.getMessage());
     }
     events.sessionClosed(cause);
+    for (CloseHook h = (CloseHook) CLOSE_HOOKS.getAndSet(this, HOOKS_RAN); h != null; h = h.next) {
+      runHook(h.action);
+    }
     closeFuture.complete(cause);
   }
 
