@@ -156,7 +156,7 @@ public final class ServerSession {
             .name("server")
             .transport(transport)
             .requests(call -> server.methods.dispatch(this, call));
-    server.methods.registerNotifications(builder, () -> this);
+    builder.notifications(server.methods.notificationRouter(this));
     this.engine =
         builder
             .ticker(server.ticker)

@@ -58,7 +58,7 @@ public final class SessionEngine {
 
   private final Transport transport;
   private final RequestHandler requests;
-  private final Map<String, NotificationHandler> notifications;
+  private final NotificationHandler.Router notifications;
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final int maxInFlight;
@@ -182,7 +182,17 @@ public final class SessionEngine {
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
     this.requests = Objects.requireNonNull(b.requests, "requests");
-    this.notifications = Map.copyOf(b.notifications);
+    Map<String, NotificationHandler> own = Map.copyOf(b.notifications);
+    NotificationHandler.Router router = b.router;
+    this.notifications =
+        router == null
+            ? own::get
+            : own.isEmpty()
+                ? router
+                : method -> {
+                  NotificationHandler h = own.get(method);
+                  return h != null ? h : router.find(method);
+                };
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
@@ -886,7 +896,7 @@ public final class SessionEngine {
       case McpMethods.CANCELLED -> onCancelled(n.params());
       case McpMethods.PROGRESS -> onProgress(n.params());
       default -> {
-        NotificationHandler h = notifications.get(n.method());
+        NotificationHandler h = notifications.find(n.method());
         if (h == null) {
           events.notificationDropped(
               EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
@@ -1075,6 +1085,7 @@ public final class SessionEngine {
     private @Nullable Transport transport;
     private @Nullable RequestHandler requests;
     private final Map<String, NotificationHandler> notifications = new ConcurrentHashMap<>();
+    private NotificationHandler.@Nullable Router router;
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
@@ -1133,6 +1144,15 @@ public final class SessionEngine {
       if (notifications.putIfAbsent(method, Objects.requireNonNull(handler, "handler")) != null) {
         throw new IllegalArgumentException("a handler for " + method + " was already registered");
       }
+      return this;
+    }
+
+    /**
+     * Where notification methods not {@link #onNotification registered} one by one find their
+     * handler (a role's method table, {@link MethodTable#notificationRouter}).
+     */
+    public Builder notifications(NotificationHandler.Router router) {
+      this.router = Objects.requireNonNull(router, "router");
       return this;
     }
 
