@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
  * session only; removing it shows the server's again. The listing follows the kind's {@link
  * Catalog.Order}: sorted by key, or the server's registration order (a shadowed entry keeps the
  * server's place) followed by the overlay's own entries in theirs. The overlay layer is made on
- * first use, so a session that never adds anything holds only this small view; until then the
- * server's list is returned as is. The merged list is cached against the two snapshots it was
+ * first use; until then the server's list is returned as is. A session that never adds anything
+ * holds no view of its own: it reads through the server's {@link #shared shared} view, which has
+ * no overlay and can make none, and takes a view of its own on its first addition. The merged list is cached against the two snapshots it was
  * built from, so repeated pages of an unchanged catalog see the same list.
  *
  * <p>Thread-safe and lock-free: the overlay is installed once by compare-and-set, the cache is a
@@ -36,7 +37,7 @@ final class LayeredCatalog<E> {
   }
 
   private final Catalog<E> base;
-  private final Catalog.Audience overlayAudience;
+  private final Catalog.@Nullable Audience overlayAudience; // null: the shared view
   private volatile @Nullable Catalog<E> overlay;
   private volatile @Nullable Merged<E> merged;
 
@@ -49,19 +50,42 @@ final class LayeredCatalog<E> {
     this.overlayAudience = Objects.requireNonNull(overlayAudience, "overlayAudience");
   }
 
+  /** The view of {@code base} without an overlay, for every session that has none of its own. */
+  static <E> LayeredCatalog<E> shared(Catalog<E> base) {
+    return new LayeredCatalog<>(base);
+  }
+
+  private LayeredCatalog(Catalog<E> base) {
+    this.base = Objects.requireNonNull(base, "base");
+    this.overlayAudience = null;
+  }
+
+  /** Whether this is a server's {@link #shared} view (which makes no overlay). */
+  boolean isShared() {
+    return overlayAudience == null;
+  }
+
   /** The server's layer. */
   Catalog<E> base() {
     return base;
   }
 
-  /** The session's layer, made on first use. */
+  /**
+   * The session's layer, made on first use.
+   *
+   * @throws IllegalStateException on a {@link #shared} view
+   */
   @SuppressWarnings("unchecked")
   Catalog<E> overlay() {
     Catalog<E> o = overlay;
     if (o != null) {
       return o;
     }
-    Catalog<E> made = new Catalog<>(base.kind(), overlayAudience);
+    Catalog.Audience audience = overlayAudience;
+    if (audience == null) {
+      throw new IllegalStateException("a shared view has no overlay");
+    }
+    Catalog<E> made = new Catalog<>(base.kind(), audience);
     Catalog<E> won = (Catalog<E>) OVERLAY.compareAndExchange(this, null, made);
     return won == null ? made : won;
   }

@@ -27,9 +27,10 @@ final class LifecycleMethods {
     ProtocolVersion requested = ProtocolVersion.parse(p.protocolVersion()).orElse(null);
     ProtocolVersion chosen =
         requested != null && requested.handshake() ? requested : ProtocolVersion.LATEST_LEGACY;
-    ClientCapabilities caps = p.capabilities();
-    ServerCapabilities declared = server.capabilities();
-    if (!session.beginInitialize(p.clientInfo(), caps, chosen, declared)) {
+    // Shared with the sessions before while equal: a session keeps them for its life.
+    ClientCapabilities caps = server.clientCapabilities.of(p.capabilities());
+    ServerCapabilities declared = server.declaredCapabilities.of(server.capabilities());
+    if (!session.beginInitialize(server.clientInfos.of(p.clientInfo()), caps, chosen, declared)) {
       throw new McpException(
           ErrorCodes.INVALID_REQUEST,
           "Invalid request: initialize was already received on this session");

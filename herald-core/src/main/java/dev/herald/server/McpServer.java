@@ -139,6 +139,11 @@ public final class McpServer {
   final Catalog<ResourceCatalog.StaticEntry> resourceLayer;
   final Catalog<ResourceCatalog.TemplateEntry> templateLayer;
   final Catalog<PromptCatalog.Entry> promptLayer;
+  // The same layers as a session without entries of its own sees them (ServerSession).
+  final LayeredCatalog<RegisteredTool> toolsView;
+  final LayeredCatalog<ResourceCatalog.StaticEntry> resourcesView;
+  final LayeredCatalog<ResourceCatalog.TemplateEntry> templatesView;
+  final LayeredCatalog<PromptCatalog.Entry> promptsView;
   final ResourceCatalog resourceCatalog;
   final PromptCatalog promptCatalog;
   final Completions completions = new Completions();
@@ -180,6 +185,12 @@ public final class McpServer {
   /** {@link #info} as JSON, for {@code _meta["io.modelcontextprotocol/serverInfo"]}. */
   private final ObjectNode infoTree;
 
+  // What each session keeps from its initialize, shared between sessions while it is equal
+  // (heap per idle session, docs/benchmarks.md): see LifecycleMethods.initialize.
+  final Canonical<ServerCapabilities> declaredCapabilities = new Canonical<>();
+  final Canonical<dev.herald.wire.ClientCapabilities> clientCapabilities = new Canonical<>();
+  final Canonical<Implementation> clientInfos = new Canonical<>();
+
   static {
     dev.herald.internal.server.ClusterAccess.register(new ClusterSupport());
   }
@@ -214,6 +225,10 @@ public final class McpServer {
     this.templateLayer =
         new Catalog<>(ResourceCatalog.TEMPLATES, everySession, b.templates.values());
     this.promptLayer = new Catalog<>(PromptCatalog.PROMPTS, everySession, b.prompts.values());
+    this.toolsView = LayeredCatalog.shared(tools);
+    this.resourcesView = LayeredCatalog.shared(resourceLayer);
+    this.templatesView = LayeredCatalog.shared(templateLayer);
+    this.promptsView = LayeredCatalog.shared(promptLayer);
     this.resourceCatalog = new ResourceCatalog(resourceLayer, templateLayer);
     this.promptCatalog = new PromptCatalog(promptLayer);
     for (CatalogArea area : CatalogArea.values()) {
@@ -337,8 +352,8 @@ public final class McpServer {
   private ServerSession connect(Transport transport, boolean statelessOnly) {
     ServerSession session = new ServerSession(this, transport, statelessOnly);
     sessions.add(session);
-    // One callback, not three: each whenComplete keeps a dependent future and its node per session.
-    session.engine().closed().whenComplete((cause, err) -> forget(session));
+    // A close action, not a whenComplete (which keeps a dependent future and its node per session).
+    session.engine().onClose(() -> forget(session));
     session.start();
     return session;
   }

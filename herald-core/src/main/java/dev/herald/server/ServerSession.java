@@ -82,11 +82,12 @@ public final class ServerSession {
   // are flushed by the server's debouncers (no timer or debouncer per session).
   private volatile State state = State.NEW;
   private final NotificationGate gate;
-  // What this session sees of each catalog: the server's layer under its own (made on first use).
-  private final LayeredCatalog<RegisteredTool> tools;
-  private final LayeredCatalog<ResourceCatalog.StaticEntry> resources;
-  private final LayeredCatalog<ResourceCatalog.TemplateEntry> templates;
-  private final LayeredCatalog<PromptCatalog.Entry> prompts;
+  // What this session sees of each catalog: the server's shared view until the session adds an
+  // entry of its own, then a view of its own with its layer on top (own(...), through VarHandles).
+  private volatile LayeredCatalog<RegisteredTool> tools;
+  private volatile LayeredCatalog<ResourceCatalog.StaticEntry> resources;
+  private volatile LayeredCatalog<ResourceCatalog.TemplateEntry> templates;
+  private volatile LayeredCatalog<PromptCatalog.Entry> prompts;
   private volatile @Nullable ResourceCatalog
       localResources; // the front over its own layers, made on first use
   private volatile @Nullable PromptCatalog
@@ -97,11 +98,23 @@ public final class ServerSession {
 
   private static final VarHandle STATE;
   private static final VarHandle DIRTY;
+  private static final VarHandle TASK_SESSION_ID;
+  private static final VarHandle TOOLS;
+  private static final VarHandle RESOURCES;
+  private static final VarHandle TEMPLATES;
+  private static final VarHandle PROMPTS;
 
   static {
     try {
       STATE = MethodHandles.lookup().findVarHandle(ServerSession.class, "state", State.class);
       DIRTY = MethodHandles.lookup().findVarHandle(ServerSession.class, "dirty", int.class);
+      TASK_SESSION_ID =
+          MethodHandles.lookup().findVarHandle(ServerSession.class, "taskSessionId", String.class);
+      var lookup = MethodHandles.lookup();
+      TOOLS = lookup.findVarHandle(ServerSession.class, "tools", LayeredCatalog.class);
+      RESOURCES = lookup.findVarHandle(ServerSession.class, "resources", LayeredCatalog.class);
+      TEMPLATES = lookup.findVarHandle(ServerSession.class, "templates", LayeredCatalog.class);
+      PROMPTS = lookup.findVarHandle(ServerSession.class, "prompts", LayeredCatalog.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -113,9 +126,10 @@ public final class ServerSession {
 
   /**
    * This session's id as a task owner (handshake era, no principal): random, never shown to the
-   * client, never reused.
+   * client, never reused. Drawn on first use (through TASK_SESSION_ID): most sessions never
+   * make a task, and an idle session is kept small.
    */
-  private volatile String taskSessionId = TaskIds.next();
+  private volatile @Nullable String taskSessionId;
 
   /**
    * Whether this node fans server-wide notifications out to this session (docs/scale-out.md):
@@ -133,17 +147,16 @@ public final class ServerSession {
     this.server = server;
     this.statelessOnly = statelessOnly;
     this.gate = new NotificationGate(this, server);
-    Catalog.Audience thisSession = this::localCatalogChanged;
-    this.tools = new LayeredCatalog<>(server.tools, thisSession);
-    this.resources = new LayeredCatalog<>(server.resourceLayer, thisSession);
-    this.templates = new LayeredCatalog<>(server.templateLayer, thisSession);
-    this.prompts = new LayeredCatalog<>(server.promptLayer, thisSession);
+    this.tools = server.toolsView;
+    this.resources = server.resourcesView;
+    this.templates = server.templatesView;
+    this.prompts = server.promptsView;
     SessionEngine.Builder builder =
         SessionEngine.builder()
             .name("server")
             .transport(transport)
             .requests(call -> server.methods.dispatch(this, call));
-    server.methods.registerNotifications(builder, () -> this);
+    builder.notifications(server.methods.notificationRouter(this));
     this.engine =
         builder
             .ticker(server.ticker)
@@ -155,7 +168,7 @@ public final class ServerSession {
             .senders(server.interceptors)
             .build();
     this.events = engine.events();
-    engine.closed().whenComplete((c, e) -> state = State.CLOSED);
+    engine.onClose(() -> state = State.CLOSED);
   }
 
   void start() {
@@ -253,12 +266,33 @@ public final class ServerSession {
 
   /** This session's id as the owner of its session-bound tasks. */
   String taskSessionId() {
-    return taskSessionId;
+    String id = taskSessionId;
+    if (id != null) {
+      return id;
+    }
+    String drawn = TaskIds.next();
+    String won = (String) TASK_SESSION_ID.compareAndExchange(this, null, drawn);
+    return won == null ? drawn : won;
   }
 
   /** Ends the session. */
   public void close() {
     engine.close();
+  }
+
+  /**
+   * The view in {@code field} as this session's own (with an overlay it may make): the field's
+   * view if it is already, else a new one in place of the server's shared view.
+   */
+  @SuppressWarnings("unchecked")
+  private <E> LayeredCatalog<E> own(VarHandle field) {
+    LayeredCatalog<E> now = (LayeredCatalog<E>) field.getVolatile(this);
+    if (!now.isShared()) {
+      return now;
+    }
+    LayeredCatalog<E> made = new LayeredCatalog<>(now.base(), this::localCatalogChanged);
+    LayeredCatalog<E> witness = (LayeredCatalog<E>) field.compareAndExchange(this, now, made);
+    return witness == now ? made : witness;
   }
 
   // ---------------------------------------------------------------- the session's tools
@@ -275,7 +309,7 @@ public final class ServerSession {
    * @throws IllegalArgumentException if the tool's schemas cannot be compiled
    */
   public void addTool(Tool tool, ToolHandler handler) {
-    tools.overlay().put(RegisteredTool.raw(tool, handler));
+    this.<RegisteredTool>own(TOOLS).overlay().put(RegisteredTool.raw(tool, handler));
   }
 
   /**
@@ -287,7 +321,7 @@ public final class ServerSession {
    */
   public <R extends Record> void addTool(
       String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    tools
+    this.<RegisteredTool>own(TOOLS)
         .overlay()
         .put(RegisteredTool.typed(name, description, argsRecord, handler, server().jsonMapper));
   }
@@ -316,7 +350,10 @@ public final class ServerSession {
       synchronized (this) { // short, never blocks: creates the front once
         c = localResources;
         if (c == null) {
-          c = new ResourceCatalog(resources.overlay(), templates.overlay());
+          c =
+              new ResourceCatalog(
+                  this.<ResourceCatalog.StaticEntry>own(RESOURCES).overlay(),
+                  this.<ResourceCatalog.TemplateEntry>own(TEMPLATES).overlay());
           localResources = c;
         }
       }
@@ -337,7 +374,7 @@ public final class ServerSession {
       synchronized (this) { // short, never blocks: creates the front once
         c = localPrompts;
         if (c == null) {
-          c = new PromptCatalog(prompts.overlay());
+          c = new PromptCatalog(this.<PromptCatalog.Entry>own(PROMPTS).overlay());
           localPrompts = c;
         }
       }
@@ -487,7 +524,7 @@ public final class ServerSession {
             gate.logLevel(),
             subscriptions(),
             state == State.OPERATING || state == State.CLOSED,
-            taskSessionId,
+            taskSessionId(),
             null)); // the transport knows the owner (herald-http adds it)
   }
 

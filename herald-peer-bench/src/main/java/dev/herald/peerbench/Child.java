@@ -141,6 +141,25 @@ final class Child implements AutoCloseable {
     return Long.parseLong(send("heap", "HEAP")[1]);
   }
 
+  /**
+   * With {@code -Dpeer.histo=DIR}, writes the child's live class histogram ({@code jcmd
+   * GC.class_histogram}, which collects first) to {@code DIR/<name>-<label>.txt}; else nothing.
+   */
+  void histogram(String label) throws IOException, InterruptedException {
+    String dir = System.getProperty("peer.histo", "");
+    if (dir.isEmpty()) {
+      return;
+    }
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Path out = Path.of(dir).resolve(name.replace(' ', '-') + "-" + label + ".txt");
+    Files.createDirectories(out.getParent());
+    new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.class_histogram")
+        .redirectErrorStream(true)
+        .redirectOutput(out.toFile())
+        .start()
+        .waitFor(120, TimeUnit.SECONDS);
+  }
+
   /** Checks that the child's nanoTime is the driver's (CLOCK_MONOTONIC on Linux). */
   void checkClock() throws IOException {
     for (int i = 0; i < 3; i++) {

@@ -83,6 +83,7 @@ final class FleetScenario {
       warm.close(deadline);
       Thread.sleep(500);
       long baseline = heap ? child.heap() : 0;
+      child.histogram("baseline");
       Fleet fleet = new Fleet(child.port, n, Math.max(1, events), readers, freshGet);
       fleets.add(fleet);
       long t0 = System.nanoTime();
@@ -92,6 +93,7 @@ final class FleetScenario {
           t, n, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
       if (heap) {
         double perSession = (double) (child.heap() - baseline) / n;
+        child.histogram("loaded");
         b.report.put("heap.session", t, perSession);
         b.log("[heap]   %-7s %,.0f B per idle session with an open GET", t, perSession);
       }

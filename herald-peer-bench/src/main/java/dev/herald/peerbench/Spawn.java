@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,16 +21,38 @@ import java.util.concurrent.TimeoutException;
 final class Spawn {
   private Spawn() {}
 
-  /** The line that matched and the nanoseconds from just before the start to reading it. */
-  record Outcome(String line, long nanos) {}
+  /**
+   * The line that matched, the nanoseconds from just before the start to reading it, and the
+   * child's CPU time by then (user and system, all threads; -1 if the OS does not say).
+   */
+  record Outcome(String line, long nanos, long cpuNanos) {}
 
   static Outcome run(List<String> cmd, Path log, String input, String expect, long deadline)
       throws IOException, InterruptedException, TimeoutException {
+    return run(cmd, Map.of(), log, input, expect, deadline, 2, 3);
+  }
+
+  /**
+   * As {@link #run(List, Path, String, String, long)}, with {@code env} added to the child's
+   * environment, {@code selfExitS} seconds for it to end by itself once stdin is closed and {@code
+   * stopWaitS} after it is asked to stop ({@code SIGTERM}): a training run that writes a class-data
+   * archive as it exits needs that time.
+   */
+  static Outcome run(
+      List<String> cmd,
+      Map<String, String> env,
+      Path log,
+      String input,
+      String expect,
+      long deadline,
+      long selfExitS,
+      long stopWaitS)
+      throws IOException, InterruptedException, TimeoutException {
     long t0 = System.nanoTime();
-    Process p =
-        new ProcessBuilder(cmd)
-            .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    pb.environment().putAll(env);
+    Process p = pb.start();
     try {
       OutputStream stdin = p.getOutputStream();
       if (input != null) {
@@ -46,7 +69,10 @@ final class Spawn {
                     new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
               for (String l = out.readLine(); l != null; l = out.readLine()) {
                 if (l.contains(expect)) {
-                  found.complete(new Outcome(l, System.nanoTime() - t0));
+                  long wall = System.nanoTime() - t0;
+                  long cpu =
+                      p.toHandle().info().totalCpuDuration().map(d -> d.toNanos()).orElse(-1L);
+                  found.complete(new Outcome(l, wall, cpu));
                   return;
                 }
               }
@@ -67,9 +93,9 @@ final class Spawn {
       } catch (IOException ignored) {
         // gone already
       }
-      if (!p.waitFor(2, TimeUnit.SECONDS)) {
+      if (!p.waitFor(selfExitS, TimeUnit.SECONDS)) {
         p.destroy();
-        if (!p.waitFor(3, TimeUnit.SECONDS)) {
+        if (!p.waitFor(stopWaitS, TimeUnit.SECONDS)) {
           p.destroyForcibly();
           p.waitFor(5, TimeUnit.SECONDS);
         }

@@ -2,6 +2,8 @@ package dev.herald.internal.session;
 
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.RequestId;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -30,10 +32,36 @@ final class InboundTable {
   // Sized small: a session has few requests in flight at once, and a table once allocated stays
   // for the session's life (heap per idle session).
   private final ConcurrentHashMap<RequestId, InboundCall> byId = new ConcurrentHashMap<>(2);
-  private final ConcurrentHashMap<ProgressToken, InboundCall> byToken = new ConcurrentHashMap<>(2);
+  // Made on the first request with a progress token (installed by compare-and-set).
+  private volatile @Nullable ConcurrentHashMap<ProgressToken, InboundCall> byToken;
+
+  private static final VarHandle BY_TOKEN;
+
+  static {
+    try {
+      BY_TOKEN =
+          MethodHandles.lookup()
+              .findVarHandle(InboundTable.class, "byToken", ConcurrentHashMap.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   InboundTable(int maxInFlight) {
     this.maxInFlight = maxInFlight;
+  }
+
+  @SuppressWarnings("unchecked")
+  private ConcurrentHashMap<ProgressToken, InboundCall> tokens() {
+    ConcurrentHashMap<ProgressToken, InboundCall> m = byToken;
+    if (m != null) {
+      return m;
+    }
+    ConcurrentHashMap<ProgressToken, InboundCall> made = new ConcurrentHashMap<>(2);
+    var won =
+        (ConcurrentHashMap<ProgressToken, InboundCall>)
+            BY_TOKEN.compareAndExchange(this, null, made);
+    return won == null ? made : won;
   }
 
   /** What a request with this id would meet before its params are read: its id or the limit. */
@@ -53,7 +81,7 @@ final class InboundTable {
    */
   Admission admit(InboundCall call) {
     ProgressToken token = call.progressToken();
-    if (token != null && byToken.putIfAbsent(token, call) != null) {
+    if (token != null && tokens().putIfAbsent(token, call) != null) {
       return Admission.TOKEN_IN_USE;
     }
     byId.put(call.id(), call);
@@ -72,8 +100,9 @@ final class InboundTable {
   /** Frees the request's progress token, if it still holds it. */
   void releaseToken(InboundCall call) {
     ProgressToken token = call.progressToken();
-    if (token != null) {
-      byToken.remove(token, call);
+    var m = byToken;
+    if (token != null && m != null) {
+      m.remove(token, call);
     }
   }
 
@@ -88,6 +117,7 @@ final class InboundTable {
 
   /** Whether a request or detached work holds the token. */
   boolean tokenHeld(ProgressToken token) {
-    return byToken.containsKey(token);
+    var m = byToken;
+    return m != null && m.containsKey(token);
   }
 }

@@ -199,23 +199,38 @@ public final class MethodTable<S> {
   public void registerNotifications(
       SessionEngine.Builder engine, java.util.function.Supplier<S> session) {
     for (MethodRow<S, ?, ?> row : notifications.values()) {
-      Capability needed = row.capability();
-      engine.onNotification(
-          row.method(),
-          new NotificationHandler() {
-            @Override
-            public void handle(tools.jackson.databind.node.@Nullable ObjectNode params) {
-              MethodTable.notify(row, session.get(), params);
-            }
-
-            @Override
-            public @Nullable String missingCapability() {
-              return needed == null || role.declaredForNotification(session.get(), needed)
-                  ? null
-                  : needed.name();
-            }
-          });
+      engine.onNotification(row.method(), handler(row, session));
     }
+  }
+
+  /**
+   * The notification rows for one session as the engine's {@link NotificationHandler.Router}: one
+   * small object per session, the handler made when a notification arrives; otherwise as {@link
+   * #registerNotifications}.
+   */
+  public NotificationHandler.Router notificationRouter(S session) {
+    return method -> {
+      MethodRow<S, ?, ?> row = notifications.get(method);
+      return row == null ? null : handler(row, () -> session);
+    };
+  }
+
+  private NotificationHandler handler(
+      MethodRow<S, ?, ?> row, java.util.function.Supplier<S> session) {
+    Capability needed = row.capability();
+    return new NotificationHandler() {
+      @Override
+      public void handle(tools.jackson.databind.node.@Nullable ObjectNode params) {
+        MethodTable.notify(row, session.get(), params);
+      }
+
+      @Override
+      public @Nullable String missingCapability() {
+        return needed == null || role.declaredForNotification(session.get(), needed)
+            ? null
+            : needed.name();
+      }
+    };
   }
 
   @SuppressWarnings(

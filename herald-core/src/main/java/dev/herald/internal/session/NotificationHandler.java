@@ -21,4 +21,14 @@ public interface NotificationHandler {
   default @Nullable String missingCapability() {
     return null;
   }
+
+  /**
+   * Finds the handler of a notification method for one session, or {@code null} for a method it
+   * does not handle. It may make the handler on each call (notifications are few): one small
+   * router per session instead of a map of handlers per session.
+   */
+  @FunctionalInterface
+  interface Router {
+    @Nullable NotificationHandler find(String method);
+  }
 }

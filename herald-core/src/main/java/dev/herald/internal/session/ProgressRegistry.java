@@ -17,17 +17,18 @@ import org.jspecify.annotations.Nullable;
  * tells a late update from an unknown one. An update is
  * only ever applied to the row that owns its token.
  *
- * <p>Thread-safe: the active map is concurrent; tombstones (made on first use) are guarded by the
- * active map's monitor.
+ * <p>Thread-safe: the active map is concurrent; it and the tombstones (both made on first use)
+ * are changed under the registry's own monitor, which nothing outside this class takes.
  */
 public final class ProgressRegistry {
   /** How many closed tokens are remembered to tell "late" from "unknown". */
   public static final int TOMBSTONES = 1024;
 
-  private final ConcurrentHashMap<ProgressToken, ProgressTracker> active =
-      new ConcurrentHashMap<>();
-  // Guarded by the monitor of `active` (short, non-blocking sections: no ReentrantLock per
-  // session); made on the first close, since most sessions never send a request with a token.
+  // Made on the first registration (under this registry's monitor), since most sessions never
+  // send a request with a token; volatile, so updates read it without the monitor.
+  private volatile @Nullable ConcurrentHashMap<ProgressToken, ProgressTracker> active;
+  // Guarded by this registry's monitor (short, non-blocking sections: no ReentrantLock per
+  // session); made on the first close.
   private @Nullable LinkedHashMap<ProgressToken, Tombstone> tombstones;
 
   /** What is kept of a closed token for a short diagnostic window. */
@@ -39,10 +40,15 @@ public final class ProgressRegistry {
    * @throws IllegalStateException if the token is already active (tokens must be unique among active requests)
    */
   public void register(ProgressTracker tracker) {
-    // under the active map's monitor, so that an update looking for its token's tombstone sees
+    // under the registry's monitor, so that an update looking for its token's tombstone sees
     // the token either still closed or already taken up again, never neither (see onProgress)
-    synchronized (active) {
-      if (active.putIfAbsent(tracker.token(), tracker) != null) {
+    synchronized (this) {
+      ConcurrentHashMap<ProgressToken, ProgressTracker> a = active;
+      if (a == null) {
+        a = new ConcurrentHashMap<>(2);
+        active = a;
+      }
+      if (a.putIfAbsent(tracker.token(), tracker) != null) {
         throw new IllegalStateException("progress token already active: " + tracker.token());
       }
       if (tombstones != null) {
@@ -56,12 +62,14 @@ public final class ProgressRegistry {
    * session reports the verdict to its {@link EventListener}.
    */
   public Optional<ProgressRejection> onProgress(ProgressNotificationParams params) {
-    ProgressTracker tracker = active.get(params.progressToken());
+    ConcurrentHashMap<ProgressToken, ProgressTracker> a = active;
+    ProgressTracker tracker = a == null ? null : a.get(params.progressToken());
     if (tracker == null) {
-      synchronized (active) {
+      synchronized (this) {
         // Looked up again: a request may have taken the token up (and removed its tombstone)
         // since the first look, and this update then belongs to it (neither late nor unknown).
-        tracker = active.get(params.progressToken());
+        a = active;
+        tracker = a == null ? null : a.get(params.progressToken());
         if (tracker == null) {
           return Optional.of(
               tombstones != null && tombstones.containsKey(params.progressToken())
@@ -78,7 +86,7 @@ public final class ProgressRegistry {
     if (!tracker.close(how)) {
       return;
     }
-    synchronized (active) {
+    synchronized (this) {
       if (tombstones == null) {
         tombstones =
             new LinkedHashMap<>(64, 0.75f, false) {
@@ -90,14 +98,19 @@ public final class ProgressRegistry {
       }
       tombstones.put(tracker.token(), new Tombstone(how, tracker.lastValue()));
     }
-    active.remove(tracker.token(), tracker);
+    ConcurrentHashMap<ProgressToken, ProgressTracker> a = active;
+    if (a != null) {
+      a.remove(tracker.token(), tracker);
+    }
   }
 
   boolean isActive(ProgressToken token) {
-    return active.containsKey(token);
+    ConcurrentHashMap<ProgressToken, ProgressTracker> a = active;
+    return a != null && a.containsKey(token);
   }
 
   int activeCount() {
-    return active.size();
+    ConcurrentHashMap<ProgressToken, ProgressTracker> a = active;
+    return a == null ? 0 : a.size();
   }
 }

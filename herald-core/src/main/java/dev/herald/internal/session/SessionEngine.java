@@ -58,7 +58,7 @@ public final class SessionEngine {
 
   private final Transport transport;
   private final RequestHandler requests;
-  private final Map<String, NotificationHandler> notifications;
+  private final NotificationHandler.Router notifications;
   private final Ticker ticker;
   private final Scheduler scheduler;
   private final int maxInFlight;
@@ -126,6 +126,37 @@ public final class SessionEngine {
   }
 
   private final CompletableFuture<@Nullable Throwable> closeFuture = new CompletableFuture<>();
+
+  /**
+   * What Herald's own layers run when the session ends ({@link #onClose}), newest first; {@link
+   * #HOOKS_RAN} once they ran. A chain of small nodes rather than a {@code whenComplete} each,
+   * which would keep a dependent future and its completion node per session.
+   */
+  private volatile @Nullable CloseHook closeHooks;
+
+  private static final class CloseHook { // a class: compared by identity (HOOKS_RAN)
+    final Runnable action;
+    final @Nullable CloseHook next;
+
+    CloseHook(Runnable action, @Nullable CloseHook next) {
+      this.action = action;
+      this.next = next;
+    }
+  }
+
+  private static final CloseHook HOOKS_RAN = new CloseHook(() -> {}, null);
+  private static final java.lang.invoke.VarHandle CLOSE_HOOKS;
+
+  static {
+    try {
+      CLOSE_HOOKS =
+          java.lang.invoke.MethodHandles.lookup()
+              .findVarHandle(SessionEngine.class, "closeHooks", CloseHook.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private volatile @Nullable ProtocolVersion version;
 
   /**
@@ -151,7 +182,17 @@ public final class SessionEngine {
   private SessionEngine(Builder b) {
     this.transport = Objects.requireNonNull(b.transport, "transport");
     this.requests = Objects.requireNonNull(b.requests, "requests");
-    this.notifications = Map.copyOf(b.notifications);
+    Map<String, NotificationHandler> own = Map.copyOf(b.notifications);
+    NotificationHandler.Router router = b.router;
+    this.notifications =
+        router == null
+            ? own::get
+            : own.isEmpty()
+                ? router
+                : method -> {
+                  NotificationHandler h = own.get(method);
+                  return h != null ? h : router.find(method);
+                };
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
@@ -248,6 +289,33 @@ public final class SessionEngine {
   /** Completes when the session ends, with the cause or {@code null} for an orderly end. */
   public CompletableFuture<@Nullable Throwable> closed() {
     return closeFuture;
+  }
+
+  /**
+   * Runs {@code action} once when the session ends, before {@link #closed} completes (at once, on
+   * the calling thread, if the session already ended). Actions run newest first on the thread
+   * that ends the session; one that throws is logged and the rest still run.
+   */
+  public void onClose(Runnable action) {
+    Objects.requireNonNull(action, "action");
+    while (true) {
+      CloseHook head = closeHooks;
+      if (head == HOOKS_RAN) {
+        runHook(action);
+        return;
+      }
+      if (CLOSE_HOOKS.compareAndSet(this, head, new CloseHook(action, head))) {
+        return;
+      }
+    }
+  }
+
+  private void runHook(Runnable action) {
+    try {
+      action.run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "[{0}] close action failed: {1}", name, e.toString());
+    }
   }
 
   /** The listener this session was built with ({@link EventListener#NONE} if none). */
@@ -828,7 +896,7 @@ public final class SessionEngine {
       case McpMethods.CANCELLED -> onCancelled(n.params());
       case McpMethods.PROGRESS -> onProgress(n.params());
       default -> {
-        NotificationHandler h = notifications.get(n.method());
+        NotificationHandler h = notifications.find(n.method());
         if (h == null) {
           events.notificationDropped(
               EventListener.Family.of(n.method()), EventListener.DropReason.UNKNOWN_METHOD);
@@ -988,6 +1056,9 @@ public final class SessionEngine {
       LOG.log(Level.DEBUG, "[{0}] transport close failed: {1}", name, e.getMessage());
     }
     events.sessionClosed(cause);
+    for (CloseHook h = (CloseHook) CLOSE_HOOKS.getAndSet(this, HOOKS_RAN); h != null; h = h.next) {
+      runHook(h.action);
+    }
     closeFuture.complete(cause);
   }
 
@@ -1014,6 +1085,7 @@ public final class SessionEngine {
     private @Nullable Transport transport;
     private @Nullable RequestHandler requests;
     private final Map<String, NotificationHandler> notifications = new ConcurrentHashMap<>();
+    private NotificationHandler.@Nullable Router router;
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
@@ -1072,6 +1144,15 @@ public final class SessionEngine {
       if (notifications.putIfAbsent(method, Objects.requireNonNull(handler, "handler")) != null) {
         throw new IllegalArgumentException("a handler for " + method + " was already registered");
       }
+      return this;
+    }
+
+    /**
+     * Where notification methods not {@link #onNotification registered} one by one find their
+     * handler (a role's method table, {@link MethodTable#notificationRouter}).
+     */
+    public Builder notifications(NotificationHandler.Router router) {
+      this.router = Objects.requireNonNull(router, "router");
       return this;
     }
 

@@ -144,7 +144,7 @@ public final class HttpSession {
   void connect() {
     this.serverSession = config.mcp.connect(transport);
     events = EngineAccess.of(serverSession).events();
-    EngineAccess.of(serverSession).closed().whenComplete((c, e) -> terminate());
+    EngineAccess.of(serverSession).onClose(this::terminate);
   }
 
   /**
@@ -157,7 +157,7 @@ public final class HttpSession {
     access.home(ss, home);
     this.serverSession = ss;
     events = EngineAccess.of(ss).events();
-    EngineAccess.of(ss).closed().whenComplete((c, e) -> terminate());
+    EngineAccess.of(ss).onClose(this::terminate);
     ClusterLink link = endpoint.cluster;
     if (link != null) {
       link.connected(this, ss);
