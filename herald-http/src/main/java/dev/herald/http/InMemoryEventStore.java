@@ -113,7 +113,11 @@ final class InMemoryEventStore implements EventStore {
       }
       while (!ring.events.isEmpty()
           && (ring.events.size() >= eventsPerStream || ring.bytes + cost > bytesPerStream)) {
-        dropLocked(ring, ring.events.removeFirst());
+        Event dropped = ring.events.removeFirst();
+        dropLocked(ring, dropped);
+        if (order.peekFirst() == dropped) {
+          order.removeFirst(); // the store's oldest too (one busy stream): no dead entry left
+        }
       }
       while (bytes + cost > bytesPerServer) {
         Event oldest = order.pollFirst();

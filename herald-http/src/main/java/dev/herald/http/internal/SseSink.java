@@ -135,6 +135,21 @@ public final class SseSink implements Exchange.Done {
   private volatile boolean crowded;
 
   private Loop loop = Loop.IDLE;
+
+  /**
+   * A request stream's batch buffers (guarded by lock): the one being written, and the last one
+   * written, reused for the next batch if it is large enough. A handler reporting in a loop then
+   * fills the same array batch after batch instead of allocating (and zeroing) one per write. Only
+   * a POST's own stream keeps a spare, which lives as long as its request; a standing stream
+   * keeps none, so an idle session holds no buffer.
+   */
+  private @Nullable ByteBuffer writing;
+
+  private @Nullable ByteBuffer spare;
+
+  /** The largest buffer kept as a spare. */
+  private static final int MAX_SPARE = 256 * 1024;
+
   private @Nullable Listener listener;
   private volatile long lastWriteNanos;
   private final @Nullable String sessionId;
@@ -374,6 +389,7 @@ public final class SseSink implements Exchange.Done {
           over = !closed; // the last write completed: the response is over
         } else if (!queue.isEmpty()) {
           batch = takeLocked();
+          writing = batch;
           loop = Loop.CALLING;
         } else if (ending) {
           lastWritten = true;
@@ -420,7 +436,14 @@ public final class SseSink implements Exchange.Done {
 
   /** Everything queued, as one buffer. */
   private ByteBuffer takeLocked() {
-    ByteBuffer batch = ByteBuffer.allocate((int) queuedBytes);
+    int need = (int) queuedBytes;
+    ByteBuffer batch = spare;
+    if (batch != null && batch.capacity() >= need) {
+      spare = null;
+      batch.clear();
+    } else {
+      batch = ByteBuffer.allocate(need);
+    }
     for (Frame f; (f = queue.pollFirst()) != null; ) {
       batch.put(f.head());
       if (f.numbered()) {
@@ -444,6 +467,11 @@ public final class SseSink implements Exchange.Done {
   public void succeeded() {
     lock.lock();
     try {
+      ByteBuffer written = writing;
+      writing = null;
+      if (written != null && fromPost && !closed && written.capacity() <= MAX_SPARE) {
+        spare = written; // the exchange is done with it
+      }
       if (loop == Loop.CALLING) {
         loop = Loop.CALLED_BACK; // run() continues after write() returns
         return;
@@ -475,6 +503,8 @@ public final class SseSink implements Exchange.Done {
       closed = true;
       queue.clear();
       queuedBytes = 0;
+      spare = null;
+      writing = null;
       crowded = false;
       drained.signalAll();
       l = listener;
