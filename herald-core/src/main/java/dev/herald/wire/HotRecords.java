@@ -92,6 +92,53 @@ final class HotRecords {
   }
 
   /**
+   * An {@link Implementation} (a 2026-07-28 request's {@code clientInfo}) as the mapper reads it,
+   * or null to let the mapper read it: string members only, no icons.
+   */
+  static @Nullable Implementation implementation(ObjectNode p) {
+    String name = null;
+    String title = null;
+    String version = null;
+    String description = null;
+    String websiteUrl = null;
+    for (Map.Entry<String, JsonNode> e : p.properties()) {
+      String key = e.getKey();
+      JsonNode v = e.getValue();
+      if (key.equals("icons")) {
+        if (v.isNull()) {
+          continue;
+        }
+        return null; // icons: the mapper's
+      }
+      if (!key.equals("name")
+          && !key.equals("title")
+          && !key.equals("version")
+          && !key.equals("description")
+          && !key.equals("websiteUrl")) {
+        continue; // unknown members are ignored, as the mapper ignores them
+      }
+      String text;
+      if (v instanceof StringNode s) {
+        text = s.stringValue();
+      } else if (v.isNull()) {
+        text = null;
+      } else {
+        return null; // another type: the mapper words the refusal
+      }
+      switch (key) {
+        case "name" -> name = text;
+        case "title" -> title = text;
+        case "version" -> version = text;
+        case "description" -> description = text;
+        default -> websiteUrl = text;
+      }
+    }
+    return name == null || version == null
+        ? null
+        : new Implementation(name, title, version, description, null, websiteUrl);
+  }
+
+  /**
    * A {@code tools/call} result as the mapper writes it to a tree, or null to let the mapper write
    * it: text blocks without annotations, and members whose trees hold only the common node kinds.
    */

@@ -125,8 +125,11 @@ public final class McpJson {
    * @throws McpException with {@link ErrorCodes#INVALID_PARAMS} when the tree does not fit the type
    */
   public static <T> T fromTree(@Nullable JsonNode tree, Class<T> type) {
-    if (type == CallToolParams.class && tree instanceof ObjectNode p) {
-      CallToolParams fast = HotRecords.callToolParams(p);
+    if (tree instanceof ObjectNode p) {
+      Object fast =
+          type == CallToolParams.class
+              ? HotRecords.callToolParams(p)
+              : type == Implementation.class ? HotRecords.implementation(p) : null;
       if (fast != null) {
         return type.cast(fast);
       }

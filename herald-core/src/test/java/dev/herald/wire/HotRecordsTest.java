@@ -116,6 +116,35 @@ class HotRecordsTest {
         .isTrue();
   }
 
+  @Test
+  void clientInfoReadByHandEqualsTheMappers() {
+    Random random = new Random(5);
+    int fast = 0;
+    String[] keys = {"name", "version", "title", "description", "websiteUrl", "icons", "other"};
+    for (int i = 0; i < 3_000; i++) {
+      ObjectNode p = F.objectNode();
+      for (String key : keys) {
+        switch (random.nextInt(4)) {
+          case 0 -> p.put(key, JsonGen.text(random));
+          case 1 -> p.set(key, JsonGen.value(random, 2));
+          case 2 -> p.putNull(key);
+          default -> {}
+        }
+      }
+      Implementation hand = HotRecords.implementation(p);
+      if (hand != null) {
+        fast++;
+        assertThat(hand)
+            .as("%s", p)
+            .isEqualTo(McpJson.mapper().treeToValue(p, Implementation.class));
+      }
+    }
+    assertThat(fast).isGreaterThan(20);
+    ObjectNode usual = F.objectNode().put("name", "client").put("version", "1.0");
+    assertThat(HotRecords.implementation(usual)).isEqualTo(Implementation.of("client", "1.0"));
+    assertThat(HotRecords.implementation(F.objectNode().put("name", "x"))).isNull();
+  }
+
   private static void sameResult(CallToolResult r) {
     ObjectNode fast = HotRecords.callToolResult(r);
     JsonNode slow = McpJson.mapper().valueToTree(r);
