@@ -59,11 +59,14 @@ final class InputRounds {
       return reverse(session, call, body);
     }
     RequestStateCodec codec = session.server().requestStates;
-    String arguments =
-        RequestStateCodec.digest(RequestStateCodec.canonical(target.arguments()), 16);
-    String principal = principal(codec, session, call);
+    // The digests of the arguments and the principal are needed only to check a requestState or
+    // to seal a new one: a call that has neither (the usual one) does not compute them.
+    @Nullable String arguments = null;
+    @Nullable String principal = null;
     RequestStateCodec.Claims claims = null;
     if (target.requestState() != null) {
+      arguments = RequestStateCodec.digest(RequestStateCodec.canonical(target.arguments()), 16);
+      principal = principal(codec, session, call);
       claims = codec.open(target.requestState());
       if (!claims.method().equals(target.method())
           || !claims.name().equals(target.name())
@@ -104,6 +107,10 @@ final class InputRounds {
     Map<String, String> digests = new LinkedHashMap<>();
     for (String key : asked.keys()) {
       digests.put(key, InputRound.digest(asked.requests().get(key)));
+    }
+    if (arguments == null) {
+      arguments = RequestStateCodec.digest(RequestStateCodec.canonical(target.arguments()), 16);
+      principal = principal(codec, session, call);
     }
     String state =
         codec.seal(

@@ -23,6 +23,30 @@ final class NumberRange {
 
   private NumberRange() {}
 
+  /**
+   * Whether every number in {@code value} fits: the common case, answered without building a
+   * path ({@link #check} then finds nothing).
+   */
+  static boolean allFit(@Nullable JsonNode schema, JsonNode value) {
+    if (value.isNumber()) {
+      return fitsDouble(value) && !(wantsInteger(schema) && isWhole(value) && !fitsLong(value));
+    }
+    if (value.isObject()) {
+      for (var field : value.properties()) {
+        if (!allFit(propertySchema(schema, field.getKey()), field.getValue())) {
+          return false;
+        }
+      }
+    } else if (value.isArray()) {
+      for (int i = 0; i < value.size(); i++) {
+        if (!allFit(itemSchema(schema, i), value.get(i))) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** Adds one line per out-of-range number in {@code value} (at {@code path}) to {@code out}. */
   static void check(@Nullable JsonNode schema, JsonNode value, String path, List<String> out) {
     if (out.size() >= MAX_REPORTED) {

@@ -46,12 +46,17 @@ final class ToolSchema {
   private final JsonNode node;
   private final String what;
   private final ReentrantLock compiling = new ReentrantLock();
+
+  /** Whether {@link SchemaShortcut} may answer for this schema (it reads the keywords it knows). */
+  private final boolean shortcut;
+
   private volatile @Nullable Compiled compiled;
 
   private ToolSchema(JsonNode node, String what, @Nullable Compiled compiled) {
     this.node = node;
     this.what = what;
     this.compiled = compiled;
+    this.shortcut = SchemaShortcut.applies(node);
   }
 
   /**
@@ -77,11 +82,21 @@ final class ToolSchema {
   Optional<String> check(JsonNode instance) {
     // Numbers no handler can hold first (JSON Schema's integer and number are unbounded); the
     // validator is not asked about them at all.
-    List<String> outOfRange = new ArrayList<>();
-    NumberRange.check(node, instance, "$", outOfRange);
-    if (!outOfRange.isEmpty()) {
-      return Optional.of(LogData.clean(String.join("; ", outOfRange)));
+    if (!NumberRange.allFit(node, instance)) {
+      List<String> outOfRange = new ArrayList<>();
+      NumberRange.check(node, instance, "$", outOfRange);
+      if (!outOfRange.isEmpty()) {
+        return Optional.of(LogData.clean(String.join("; ", outOfRange)));
+      }
     }
+    if (shortcut && SchemaShortcut.accepts(node, instance)) {
+      return Optional.empty(); // certainly conforms: the validator would find nothing
+    }
+    return compiled().check(instance);
+  }
+
+  /** The validator's own answer, without the shortcut (tests compare the two). */
+  Optional<String> validatorCheck(JsonNode instance) {
     return compiled().check(instance);
   }
 
@@ -177,8 +192,15 @@ final class ToolSchema {
     }
 
     private static String describe(Error e) {
-      String location = String.valueOf(e.getInstanceLocation());
-      String message = e.getMessage() == null ? e.getKeyword() + " failed" : e.getMessage();
+      String location;
+      String message;
+      try {
+        location = String.valueOf(e.getInstanceLocation());
+        message = e.getMessage() == null ? e.getKeyword() + " failed" : e.getMessage();
+      } catch (IllegalArgumentException unwritable) {
+        // the validator cannot write some paths as JSON paths (a member named ""): say what failed
+        return "$: " + e.getKeyword() + " failed";
+      }
       // The validator's message usually starts with the location already; do not say it twice.
       return message.startsWith(location) ? message : location + ": " + message;
     }

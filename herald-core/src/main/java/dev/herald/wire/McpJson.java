@@ -98,6 +98,12 @@ public final class McpJson {
     if (value instanceof JsonNode node) {
       return node;
     }
+    if (value instanceof CallToolResult r) {
+      ObjectNode tree = HotRecords.callToolResult(r);
+      if (tree != null) {
+        return tree;
+      }
+    }
     return MAPPER.valueToTree(value);
   }
 
@@ -119,6 +125,15 @@ public final class McpJson {
    * @throws McpException with {@link ErrorCodes#INVALID_PARAMS} when the tree does not fit the type
    */
   public static <T> T fromTree(@Nullable JsonNode tree, Class<T> type) {
+    if (tree instanceof ObjectNode p) {
+      Object fast =
+          type == CallToolParams.class
+              ? HotRecords.callToolParams(p)
+              : type == Implementation.class ? HotRecords.implementation(p) : null;
+      if (fast != null) {
+        return type.cast(fast);
+      }
+    }
     try {
       T value = MAPPER.treeToValue(tree == null ? object() : tree, type);
       if (value == null) {

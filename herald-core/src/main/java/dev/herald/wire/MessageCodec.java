@@ -245,23 +245,28 @@ public final class MessageCodec {
     return l == d && l > -10_000_000L && l < 10_000_000L;
   }
 
+  /** Characters of a whole number below 10^7 as {@link #putWhole} writes it: sign, digits, ".0". */
   private static int wholeLength(long l) {
-    int n = l < 0 ? 4 : 3; // sign, first digit, ".0"
-    for (long v = Math.abs(l); v >= 10; v /= 10) {
-      n++;
-    }
-    return n;
+    return (l < 0 ? 3 : 2) + digits((int) Math.abs(l));
+  }
+
+  /** Decimal digits of {@code 0 <= v < 10^7}, by comparison (this runs for every progress). */
+  private static int digits(int v) {
+    return v < 10
+        ? 1
+        : v < 100 ? 2 : v < 1_000 ? 3 : v < 10_000 ? 4 : v < 100_000 ? 5 : v < 1_000_000 ? 6 : 7;
   }
 
   private static int putWhole(byte[] b, int at, long l) {
     int end = at + wholeLength(l);
     b[end - 1] = '0';
     b[end - 2] = '.';
-    long v = Math.abs(l);
+    int v = (int) Math.abs(l); // below 10^7 (wholeNumber)
     int i = end - 3;
     do {
-      b[i--] = (byte) ('0' + v % 10);
-      v /= 10;
+      int q = v / 10;
+      b[i--] = (byte) ('0' + (v - q * 10));
+      v = q;
     } while (v > 0);
     if (l < 0) {
       b[i] = '-';

@@ -41,6 +41,16 @@ final class InMemoryEventStore implements EventStore {
   private long bytes;
   private int live;
 
+  /**
+   * The ring of the last append and its keys: a stream's events come in a row (a handler
+   * reporting progress), so the next append finds its ring without two map lookups. Cleared
+   * when a stream or session is removed.
+   */
+  private @Nullable Ring lastRing;
+
+  private @Nullable String lastSession;
+  private @Nullable String lastStream;
+
   InMemoryEventStore(
       int eventsPerStream,
       long bytesPerStream,
@@ -87,17 +97,27 @@ final class InMemoryEventStore implements EventStore {
     lock.lock();
     try {
       expireLocked(now);
-      Ring ring =
-          sessions
-              .computeIfAbsent(sessionId, k -> new HashMap<>())
-              .computeIfAbsent(streamId, k -> new Ring());
+      Ring ring = lastRing;
+      if (ring == null || !streamId.equals(lastStream) || !sessionId.equals(lastSession)) {
+        ring =
+            sessions
+                .computeIfAbsent(sessionId, k -> new HashMap<>())
+                .computeIfAbsent(streamId, k -> new Ring());
+        lastRing = ring;
+        lastSession = sessionId;
+        lastStream = streamId;
+      }
       if (cost > bytesPerStream || cost > bytesPerServer) {
         ring.forgotThrough = Math.max(ring.forgotThrough, seq); // too large to keep at all
         return;
       }
       while (!ring.events.isEmpty()
           && (ring.events.size() >= eventsPerStream || ring.bytes + cost > bytesPerStream)) {
-        dropLocked(ring, ring.events.removeFirst());
+        Event dropped = ring.events.removeFirst();
+        dropLocked(ring, dropped);
+        if (order.peekFirst() == dropped) {
+          order.removeFirst(); // the store's oldest too (one busy stream): no dead entry left
+        }
       }
       while (bytes + cost > bytesPerServer) {
         Event oldest = order.pollFirst();
@@ -151,6 +171,7 @@ final class InMemoryEventStore implements EventStore {
   public void removeStream(String sessionId, String streamId) {
     lock.lock();
     try {
+      lastRing = null;
       Map<String, Ring> streams = sessions.get(sessionId);
       if (streams == null) {
         return;
@@ -171,6 +192,7 @@ final class InMemoryEventStore implements EventStore {
   public void removeSession(String sessionId) {
     lock.lock();
     try {
+      lastRing = null;
       Map<String, Ring> streams = sessions.remove(sessionId);
       if (streams != null) {
         streams.values().forEach(this::dropAllLocked);

@@ -225,7 +225,9 @@ final class JettyExchange implements Exchange {
     private final int max;
     private final Consumer<byte @Nullable []> done;
     private final Consumer<Throwable> failed;
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream(512);
+
+    /** The chunks so far, made only when a body comes in more than one chunk. */
+    private @Nullable ByteArrayOutputStream body;
 
     private long discarded = -1;
 
@@ -279,7 +281,8 @@ final class JettyExchange implements Exchange {
           }
           continue;
         }
-        if (body.size() + (long) n > max) {
+        ByteArrayOutputStream sofar = body;
+        if ((sofar == null ? 0 : sofar.size()) + (long) n > max) {
           chunk.release();
           // Read and discard the rest before the exchange ends: closing with unread bytes makes the
           // close abortive (a TCP reset), and a client still sending would lose the 413 with it.
@@ -288,19 +291,31 @@ final class JettyExchange implements Exchange {
           done.accept(null);
           continue;
         }
+        boolean last = chunk.isLast();
+        if (last && sofar == null) {
+          // the usual body: one chunk, copied once into an array of its size
+          byte[] whole = new byte[n];
+          buf.get(whole);
+          chunk.release();
+          done.accept(whole);
+          return;
+        }
         if (n > 0) {
+          if (sofar == null) {
+            sofar = new ByteArrayOutputStream(Math.max(512, 2 * n));
+            body = sofar;
+          }
           if (buf.hasArray()) {
-            body.write(buf.array(), buf.arrayOffset() + buf.position(), n);
+            sofar.write(buf.array(), buf.arrayOffset() + buf.position(), n);
           } else {
             byte[] tmp = new byte[n];
             buf.get(tmp);
-            body.write(tmp, 0, n);
+            sofar.write(tmp, 0, n);
           }
         }
-        boolean last = chunk.isLast();
         chunk.release();
         if (last) {
-          done.accept(body.toByteArray());
+          done.accept(sofar == null ? new byte[0] : sofar.toByteArray());
           return;
         }
       }

@@ -83,12 +83,27 @@ final class HttpExchanges {
     if (accept == null) {
       return false;
     }
-    for (String part : accept.split(",", -1)) {
-      int semi = part.indexOf(';');
-      String t = (semi < 0 ? part : part.substring(0, semi)).trim();
-      if (t.equalsIgnoreCase(type)) {
+    // each comma-separated part, read in place (no split, no substrings: it runs on every POST)
+    int n = accept.length();
+    for (int start = 0; start <= n; ) {
+      int comma = accept.indexOf(',', start);
+      int end = comma < 0 ? n : comma;
+      int typeEnd = start;
+      while (typeEnd < end && accept.charAt(typeEnd) != ';') {
+        typeEnd++;
+      }
+      int from = start;
+      while (from < typeEnd && accept.charAt(from) <= ' ') { // as String.trim
+        from++;
+      }
+      int to = typeEnd;
+      while (to > from && accept.charAt(to - 1) <= ' ') {
+        to--;
+      }
+      if (to - from == type.length() && accept.regionMatches(true, from, type, 0, type.length())) {
         return true;
       }
+      start = end + 1;
     }
     return false;
   }

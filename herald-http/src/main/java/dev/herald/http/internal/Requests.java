@@ -579,8 +579,8 @@ final class Requests {
    * by the codec as well).
    */
   static boolean utf8(@Nullable String contentType) {
-    if (contentType == null) {
-      return true;
+    if (contentType == null || contentType.indexOf(';') < 0) {
+      return true; // no parameters, so no charset
     }
     for (String param : contentType.split(";", -1)) {
       int eq = param.indexOf('=');

@@ -54,22 +54,35 @@ public final class SseSink implements Exchange.Done {
 
   private static final byte[] DATA_FIELD = {'\n', 'd', 'a', 't', 'a', ':', ' '};
 
+  /** Decimal digits of {@code v >= 0}, by comparison (twice per event: no division). */
   static int digits(long v) {
-    int d = 1;
-    for (; v >= 10; v /= 10) {
-      d++;
+    long bound = 10;
+    for (int d = 1; d < 19; d++) {
+      if (v < bound) {
+        return d;
+      }
+      bound *= 10;
     }
-    return d;
+    return 19;
   }
 
   /** Puts {@code seq} (not negative) in decimal, then {@code "\ndata: "}. */
   static void putSeqAndData(ByteBuffer b, long seq) {
     int n = digits(seq);
     int p = b.position();
-    long v = seq;
-    for (int i = p + n - 1; i >= p; i--) {
-      b.put(i, (byte) ('0' + v % 10));
-      v /= 10;
+    if (seq <= Integer.MAX_VALUE) {
+      int v = (int) seq; // int division is cheaper, and sequence numbers are small
+      for (int i = p + n - 1; i >= p; i--) {
+        int q = v / 10;
+        b.put(i, (byte) ('0' + (v - q * 10)));
+        v = q;
+      }
+    } else {
+      long v = seq;
+      for (int i = p + n - 1; i >= p; i--) {
+        b.put(i, (byte) ('0' + v % 10));
+        v /= 10;
+      }
     }
     b.position(p + n);
     b.put(DATA_FIELD);
@@ -122,6 +135,21 @@ public final class SseSink implements Exchange.Done {
   private volatile boolean crowded;
 
   private Loop loop = Loop.IDLE;
+
+  /**
+   * A request stream's batch buffers (guarded by lock): the one being written, and the last one
+   * written, reused for the next batch if it is large enough. A handler reporting in a loop then
+   * fills the same array batch after batch instead of allocating (and zeroing) one per write. Only
+   * a POST's own stream keeps a spare, which lives as long as its request; a standing stream
+   * keeps none, so an idle session holds no buffer.
+   */
+  private @Nullable ByteBuffer writing;
+
+  private @Nullable ByteBuffer spare;
+
+  /** The largest buffer kept as a spare. */
+  private static final int MAX_SPARE = 256 * 1024;
+
   private @Nullable Listener listener;
   private volatile long lastWriteNanos;
   private final @Nullable String sessionId;
@@ -154,22 +182,63 @@ public final class SseSink implements Exchange.Done {
   boolean enqueue(Frame frame) {
     lock.lock();
     try {
-      if (closed || ending || overflowed) {
-        return false;
-      }
-      if (queue.size() >= maxFrames || queuedBytes + frame.size() > maxBytes) {
-        overflowed = true;
-        return false;
-      }
-      queue.addLast(frame);
-      queuedBytes += frame.size();
-      if (!crowded && (queue.size() >= maxFrames / 2 || queuedBytes >= maxBytes / 2)) {
-        crowded = true;
-      }
-      return true;
+      return enqueueLocked(frame);
     } finally {
       lock.unlock();
     }
+  }
+
+  private boolean enqueueLocked(Frame frame) {
+    if (closed || ending || overflowed) {
+      return false;
+    }
+    int size = frame.size();
+    if (queue.size() >= maxFrames || queuedBytes + size > maxBytes) {
+      overflowed = true;
+      return false;
+    }
+    queue.addLast(frame);
+    queuedBytes += size;
+    if (!crowded && (queue.size() >= maxFrames / 2 || queuedBytes >= maxBytes / 2)) {
+      crowded = true;
+    }
+    return true;
+  }
+
+  /** What {@link #offerSoon} did. */
+  enum Offer {
+    /** Not queued, as {@link #enqueue} returning false: call {@link #flushSoon} (it aborts). */
+    REFUSED,
+    /** Queued; the running write loop will take it. */
+    QUEUED,
+    /** Queued, and the idle loop is now the caller's: call {@link #startSoon}, unlocked. */
+    START
+  }
+
+  /**
+   * {@link #enqueue} and {@link #flushSoon}'s claim of an idle loop in one hold of the lock: a
+   * handler reporting progress in a loop takes the sink's lock once per message, not twice, and
+   * not at all a second time while the loop runs. May be called under the caller's lock.
+   */
+  Offer offerSoon(Frame frame) {
+    lock.lock();
+    try {
+      if (!enqueueLocked(frame)) {
+        return Offer.REFUSED;
+      }
+      if (loop != Loop.IDLE || closed) {
+        return Offer.QUEUED;
+      }
+      loop = Loop.CALLING;
+      return Offer.START;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Starts the loop {@link #offerSoon} claimed, on a new virtual thread. Call without locks. */
+  void startSoon() {
+    Thread.ofVirtual().start(this::run);
   }
 
   /** Asks for the response to end once the queued frames are written; {@link #flush} acts. */
@@ -320,6 +389,7 @@ public final class SseSink implements Exchange.Done {
           over = !closed; // the last write completed: the response is over
         } else if (!queue.isEmpty()) {
           batch = takeLocked();
+          writing = batch;
           loop = Loop.CALLING;
         } else if (ending) {
           lastWritten = true;
@@ -366,7 +436,14 @@ public final class SseSink implements Exchange.Done {
 
   /** Everything queued, as one buffer. */
   private ByteBuffer takeLocked() {
-    ByteBuffer batch = ByteBuffer.allocate((int) queuedBytes);
+    int need = (int) queuedBytes;
+    ByteBuffer batch = spare;
+    if (batch != null && batch.capacity() >= need) {
+      spare = null;
+      batch.clear();
+    } else {
+      batch = ByteBuffer.allocate(need);
+    }
     for (Frame f; (f = queue.pollFirst()) != null; ) {
       batch.put(f.head());
       if (f.numbered()) {
@@ -390,6 +467,11 @@ public final class SseSink implements Exchange.Done {
   public void succeeded() {
     lock.lock();
     try {
+      ByteBuffer written = writing;
+      writing = null;
+      if (written != null && fromPost && !closed && written.capacity() <= MAX_SPARE) {
+        spare = written; // the exchange is done with it
+      }
       if (loop == Loop.CALLING) {
         loop = Loop.CALLED_BACK; // run() continues after write() returns
         return;
@@ -421,6 +503,8 @@ public final class SseSink implements Exchange.Done {
       closed = true;
       queue.clear();
       queuedBytes = 0;
+      spare = null;
+      writing = null;
       crowded = false;
       drained.signalAll();
       l = listener;

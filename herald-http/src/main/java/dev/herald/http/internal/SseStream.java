@@ -164,6 +164,8 @@ public final class SseStream implements SseSink.Listener {
     }
     Exchange answer = null;
     SseSink flush = null;
+    SseSink soon = null; // a request's message before its response: batched (offerSoon)
+    SseSink.Offer offered = SseSink.Offer.QUEUED;
     boolean isFinal;
     boolean orphaned = false;
     lock.lock();
@@ -188,7 +190,17 @@ public final class SseStream implements SseSink.Listener {
       if (answer == null && !orphaned) {
         long s = ++seq;
         storeLocked(s, json);
-        flush = offerLocked(event(s, json));
+        SseSink.Frame frame = event(s, json);
+        SseSink attached = sink;
+        if (!isFinal && request != null && attached != null) {
+          soon = attached;
+          offered = attached.offerSoon(frame);
+          if (offered == SseSink.Offer.REFUSED) {
+            refusedLocked(attached);
+          }
+        } else {
+          flush = offerLocked(frame);
+        }
         String f = follower;
         if (f != null) {
           ClusterLink link = session.cluster();
@@ -218,15 +230,20 @@ public final class SseStream implements SseSink.Listener {
       // free the request id before the peer can read the answer: it may reuse the id at once
       session.requestEnded(this, answer == null);
     }
-    if (flush != null) {
-      if (isFinal || request == null) {
-        flush.flush(); // the answer, and the standing stream's (a fan-out): on this thread
-      } else {
-        flush.flushSoon(); // more of the request's messages are likely to follow: batch them
-        if (flush.crowded()) {
-          flush.awaitRoom(ROOM_WAIT_NANOS); // a handler outrunning a reader that keeps up
-        }
+    if (soon != null) {
+      // more of the request's messages are likely to follow: the loop writes them in batches, on
+      // a thread of its own
+      switch (offered) {
+        case START -> soon.startSoon();
+        case REFUSED -> soon.flushSoon(); // aborts a reader too slow
+        case QUEUED -> {}
       }
+      if (soon.crowded()) {
+        soon.awaitRoom(ROOM_WAIT_NANOS); // a handler outrunning a reader that keeps up
+      }
+    }
+    if (flush != null) {
+      flush.flush(); // the answer, and the standing stream's (a fan-out): on this thread
     }
     if (answer != null) {
       HttpExchanges.json(answer, 200, json, session.headerValue());
@@ -818,12 +835,16 @@ public final class SseStream implements SseSink.Listener {
       return null;
     }
     if (!s.enqueue(frame)) {
-      // Too slow: detach now; the sink aborts its connection when flushed.
-      sink = null;
-      writtenSeq = Math.max(writtenSeq, s.writtenSeq());
-      session.events().streamClosedForSlowReader(kind());
+      refusedLocked(s);
     }
     return s;
+  }
+
+  /** {@code s} refused a frame: too slow, detached now; it aborts its connection when flushed. */
+  private void refusedLocked(SseSink s) {
+    sink = null;
+    writtenSeq = Math.max(writtenSeq, s.writtenSeq());
+    session.events().streamClosedForSlowReader(kind());
   }
 
   private SseSink.Frame priming(long s) {
