@@ -170,7 +170,7 @@ final class AnnotatedEntries {
       case McpTool a -> add(tools, AnnotatedTool.of(m, a, problems, mapper));
       case McpPrompt a -> add(prompts, AnnotatedPrompt.of(m, a, problems));
       case McpResource a -> add(resources, AnnotatedResource.of(m, a, problems));
-      case McpResourceTemplate a -> add(resources, AnnotatedResource.of(m, a, problems));
+      case McpResourceTemplate a -> add(resources, AnnotatedResource.of(m, a, problems, mapper));
       default -> throw new AssertionError(kinds.get(0));
     }
   }

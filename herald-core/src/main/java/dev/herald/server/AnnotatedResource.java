@@ -2,6 +2,7 @@ package dev.herald.server;
 
 import dev.herald.server.annotation.McpResource;
 import dev.herald.server.annotation.McpResourceTemplate;
+import dev.herald.wire.McpJson;
 import dev.herald.wire.ReadResourceResult;
 import dev.herald.wire.Resource;
 import dev.herald.wire.ResourceContents;
@@ -15,6 +16,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.StringNode;
 
 /**
  * A resource or resource template made from an {@link McpResource} or {@link McpResourceTemplate}
@@ -70,12 +74,16 @@ record AnnotatedResource(
             null,
             null);
     return new AnnotatedResource(
-        resource, null, handler(m, result, mimeType), m.where, List.of(a.scopes()));
+        resource,
+        null,
+        handler(m, result, mimeType, McpJson.mapper()),
+        m.where,
+        List.of(a.scopes()));
   }
 
   /** The template of {@code m}, or null after adding its problems to {@code problems}. */
   static @Nullable AnnotatedResource of(
-      AnnotatedMethod m, McpResourceTemplate a, List<String> problems) {
+      AnnotatedMethod m, McpResourceTemplate a, List<String> problems, JsonMapper mapper) {
     int before = problems.size();
     List<String> variables = List.of();
     try {
@@ -102,7 +110,7 @@ record AnnotatedResource(
                 + arg.name()
                 + " is a "
                 + arg.declared().getTypeName()
-                + " (template variables bind to String, int, long or their boxes)");
+                + " (template variables bind to String, int, long, their boxes or an enum)");
       }
     }
     for (String v : unbound) {
@@ -125,7 +133,7 @@ record AnnotatedResource(
             null,
             null);
     return new AnnotatedResource(
-        null, template, handler(m, result, mimeType), m.where, List.of(a.scopes()));
+        null, template, handler(m, result, mimeType, mapper), m.where, List.of(a.scopes()));
   }
 
   private static String name(String given, AnnotatedMethod m) {
@@ -133,7 +141,7 @@ record AnnotatedResource(
   }
 
   private static ResourceHandler handler(
-      AnnotatedMethod m, Result kind, @Nullable String mimeType) {
+      AnnotatedMethod m, Result kind, @Nullable String mimeType, JsonMapper mapper) {
     return read -> {
       @Nullable Object[] values = new Object[m.slots.size()];
       for (int i = 0; i < values.length; i++) {
@@ -142,7 +150,7 @@ record AnnotatedResource(
           if (raw == null) {
             throw ResourceHandler.notFound(read.uri());
           }
-          Object value = VariableType.parse(arg.type(), raw);
+          Object value = VariableType.parse(arg.type(), raw, mapper);
           if (value == null) {
             throw ResourceHandler.notFound(read.uri()); // not a number where one is expected
           }
@@ -215,11 +223,21 @@ record AnnotatedResource(
           || t == int.class
           || t == Integer.class
           || t == long.class
-          || t == Long.class;
+          || t == Long.class
+          || (t instanceof Class<?> c && c.isEnum());
     }
 
     /** {@code raw} as {@code t}, or null when it is not a number where one is expected. */
-    static @Nullable Object parse(Type t, String raw) {
+    static @Nullable Object parse(Type t, String raw, JsonMapper mapper) {
+      if (t instanceof Class<?> c && c.isEnum()) {
+        try {
+          // by the name the server's mapper reads (a @JsonValue, its enum naming, else the
+          // constant's)
+          return mapper.treeToValue(StringNode.valueOf(raw), c);
+        } catch (JacksonException e) {
+          return null;
+        }
+      }
       try {
         if (t == int.class || t == Integer.class) {
           return Integer.parseInt(raw);

@@ -1,5 +1,6 @@
 package dev.herald.server;
 
+import dev.herald.transport.http.McpHeaders;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
 import java.util.Objects;
@@ -45,8 +46,13 @@ record RegisteredTool(
     if (description != null) {
       b.description(description);
     }
+    Tool tool = b.build();
+    McpHeaders.invalidToolHeaders(tool)
+        .ifPresent(why -> {
+          throw new IllegalArgumentException("tool " + name + ": " + why);
+        });
     return raw(
-        b.build(),
+        tool,
         call -> {
           R args;
           try {

@@ -278,6 +278,18 @@ class AnnotatedSchemaKeywordsTest {
         .hasMessageContaining("x-mcp-header \"region\" is used more than once");
   }
 
+  public record TwoHeaders(
+      @McpParam(header = "Region") String a, @McpParam(header = "REGION") String b) {}
+
+  @Test
+  void aTypedToolsRecordWithOneHeaderTwiceIsRefused() {
+    assertThatThrownBy(() ->
+            McpServer.builder()
+                .tool("t", "T", TwoHeaders.class, (args, context) -> CallToolResult.text("x")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("tool t: x-mcp-header \"REGION\" is used more than once");
+  }
+
   public static final class SchemaNotASchema {
     @McpTool
     public String run(@McpParam(schema = "{\"type\":\"strng\"}") String s) {

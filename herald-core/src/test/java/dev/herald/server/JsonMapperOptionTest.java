@@ -4,16 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.client.McpClient;
+import dev.herald.server.annotation.McpResourceTemplate;
 import dev.herald.server.annotation.McpTool;
 import dev.herald.transport.InMemoryTransport;
 import dev.herald.wire.CallToolResult;
+import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
+import dev.herald.wire.ResourceContents;
 import dev.herald.wire.Tool;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.EnumNamingStrategies;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
@@ -108,6 +112,33 @@ class JsonMapperOptionTest {
                   .callTool("plan", McpJson.object().put("cityName", "Oslo").put("daysAhead", 3))
                   .failed())
           .isTrue();
+    }
+  }
+
+  public enum Shelf {
+    TOP_SHELF,
+    BOTTOM_SHELF
+  }
+
+  public static final class Shelves {
+    @McpResourceTemplate(uriTemplate = "store://shelves/{shelf}", mimeType = "text/plain")
+    public String shelf(Shelf shelf) {
+      return shelf.name();
+    }
+  }
+
+  @Test
+  void anEnumTemplateVariableIsReadByTheApplicationsMapper() throws Exception {
+    JsonMapper kebab =
+        JsonMapper.builder().enumNamingStrategy(EnumNamingStrategies.KEBAB_CASE).build();
+    McpServer server = McpServer.builder().jsonMapper(kebab).annotated(new Shelves()).build();
+    try (McpClient client = connect(server)) {
+      assertThat(client.readResource("store://shelves/top-shelf").contents())
+          .containsExactly(
+              ResourceContents.text("store://shelves/top-shelf", "text/plain", "TOP_SHELF"));
+      assertThatThrownBy(() -> client.readResource("store://shelves/TOP_SHELF"))
+          .isInstanceOf(McpException.class)
+          .hasMessageContaining("not found");
     }
   }
 

@@ -12,10 +12,11 @@ import java.lang.annotation.Target;
  * {@link dev.herald.server.McpServer.Builder#annotated(Object...)}.
  *
  * <p>Each template variable is bound to the parameter of the same name (or {@link
- * McpParam#name()}): {@code String}, {@code int}, {@code long} or their boxes. Every variable must
- * have a parameter and every parameter a variable, except one optional {@link
- * dev.herald.server.RequestContext}. A value that is not a number where one is expected is
- * answered as "Resource not found" (-32002). Results and errors as for {@link McpResource}.
+ * McpParam#name()}): {@code String}, {@code int}, {@code long}, their boxes, or an enum (read by
+ * the server's Jackson mapper). Every variable must have a parameter and every parameter a
+ * variable, except one optional {@link dev.herald.server.RequestContext}. A value that is not a
+ * number where one is expected, or no constant of the enum, is answered as "Resource not found"
+ * (-32002). Results and errors as for {@link McpResource}.
  *
  * {@snippet :
  * @McpResourceTemplate(uriTemplate = "demo://users/{id}", mimeType = "application/json")
