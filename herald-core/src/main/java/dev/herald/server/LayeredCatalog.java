@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * server's place) followed by the overlay's own entries in theirs. The overlay layer is made on
  * first use; until then the server's list is returned as is. A session that never adds anything
  * holds no view of its own: it reads through the server's {@link #shared shared} view, which has
- * no overlay and can make none, and takes a view of its own on its first addition. The merged list is cached against the two snapshots it was
- * built from, so repeated pages of an unchanged catalog see the same list.
+ * no overlay and can make none, and takes a view of its own on its first addition. The merged
+ * list is cached against the two snapshots it was built from, so repeated pages of an unchanged
+ * catalog see the same list.
  *
  * <p>Thread-safe and lock-free: the overlay is installed once by compare-and-set, the cache is a
  * volatile immutable record (a race builds the same list twice, harmlessly).
