@@ -121,6 +121,15 @@ class CliLoginAgainstAuthorizationServerIT {
   /** A {@code herald} subprocess whose stderr lines are collected as they come. */
   record Cli(Process process, List<String> err, CompletableFuture<String> out) {
     static Cli start(Path tokens, String... args) throws Exception {
+      return start(
+          tokens,
+          // Spring Authorization Server's open registration grants no scopes: the pre-registered
+          // public client instead
+          Map.of("HERALD_CLIENT_ID", AuthorizationServerProcess.PUBLIC_CLIENT_ID),
+          args);
+    }
+
+    static Cli start(Path tokens, Map<String, String> extraEnv, String... args) throws Exception {
       ProcessBuilder pb =
           new ProcessBuilder(HeraldJar.command(List.of("-Djava.awt.headless=true"), args));
       Map<String, String> env = pb.environment();
@@ -129,9 +138,8 @@ class CliLoginAgainstAuthorizationServerIT {
       env.remove("BROWSER");
       env.put("HERALD_NO_BROWSER", "1");
       env.put("HERALD_TOKEN_FILE", tokens.toString());
-      // Spring Authorization Server's open registration grants no scopes: the pre-registered
-      // public client instead
-      env.put("HERALD_CLIENT_ID", AuthorizationServerProcess.PUBLIC_CLIENT_ID);
+      env.remove("HERALD_CLIENT_SECRET");
+      env.putAll(extraEnv);
       Process p = pb.start();
       p.getOutputStream().close();
       List<String> err = new CopyOnWriteArrayList<>();
@@ -160,20 +168,24 @@ class CliLoginAgainstAuthorizationServerIT {
       return new Cli(p, err, out);
     }
 
-    Optional<URI> authorizationUrl() {
+    Optional<URI> authorizationUrl(URI authorizationEndpoint) {
       return err.stream()
           .map(String::trim)
-          .filter(l -> l.startsWith(as.authorizationEndpoint().toString()))
+          .filter(l -> l.startsWith(authorizationEndpoint.toString()))
           .findFirst()
           .map(URI::create);
     }
 
     URI awaitAuthorizationUrl() {
+      return awaitAuthorizationUrl(as.authorizationEndpoint());
+    }
+
+    URI awaitAuthorizationUrl(URI authorizationEndpoint) {
       eventually(
           BOUND,
-          () -> authorizationUrl().isPresent() || !process.isAlive(),
+          () -> authorizationUrl(authorizationEndpoint).isPresent() || !process.isAlive(),
           "the authorization URL printed");
-      return authorizationUrl()
+      return authorizationUrl(authorizationEndpoint)
           .orElseThrow(() -> new AssertionError("no authorization URL; stderr: " + err));
     }
 
@@ -193,7 +205,7 @@ class CliLoginAgainstAuthorizationServerIT {
   }
 
   /** Plays the browser: the authorization server's redirect, then the loopback callback. */
-  private static void followAsABrowser(URI authorizationUrl) throws Exception {
+  static void followAsABrowser(URI authorizationUrl) throws Exception {
     try (HttpClient browser =
         HttpClient.newBuilder()
             .followRedirects(HttpClient.Redirect.NEVER)
