@@ -98,12 +98,14 @@ final class ServerTarget {
 
   /**
    * Connects a client to the target. Over HTTP the client gets a source of transports, so a
-   * session the server loses is replaced by a new one.
+   * session the server loses is replaced by a new one, and a login the server asks for runs
+   * before the client negotiates ({@link Login#authorizeFirst}).
    */
   McpClient connect(McpClient.Builder builder, boolean verbose, PrintStream err)
       throws InterruptedException {
     builder.info("herald-cli", Version.VERSION);
     if (url != null) {
+      Login.authorizeFirst(url, LOGIN.get());
       return builder.connect(() -> http(url));
     }
     return builder.connect(transport(verbose, err));

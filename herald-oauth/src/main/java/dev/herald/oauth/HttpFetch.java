@@ -22,9 +22,16 @@ import org.jspecify.annotations.Nullable;
  * Bounded HTTP exchanges with the authorization server: every call has a deadline (an absolute
  * {@link System#nanoTime} value shared by all the exchanges one verification makes) and a body
  * limit. The JDK client's own request timeout covers only the wait for the response headers, so
- * the whole exchange, body included, is awaited with {@link CompletableFuture#get(long, TimeUnit)}
- * and cancelled at the deadline (which closes its connection). A body over the limit is abandoned
- * as it arrives, never buffered whole.
+ * the whole exchange, body included, runs as a blocking {@link HttpClient#send} on a virtual thread
+ * of its own, awaited with {@link CompletableFuture#get(long, TimeUnit)} and interrupted at the
+ * deadline (which cancels the exchange and closes its connection). A body over the limit is
+ * abandoned as it arrives, never buffered whole.
+ *
+ * <p>Design note. Not {@link HttpClient#sendAsync}: the JDK completes every {@code sendAsync}
+ * future through {@link java.util.concurrent.ForkJoinPool#commonPool()}, whose parallelism is one
+ * on a two-core machine, so any task of the application blocking there (a pipe read, a parallel
+ * stream waiting on I/O) held every verification until its deadline, and made valid tokens look
+ * invalid. {@code send} completes on the client's own threads.
  */
 final class HttpFetch {
   /** JWK sets, metadata documents and introspection answers are a few kilobytes. */
@@ -61,21 +68,34 @@ final class HttpFetch {
     if (remaining <= 0) {
       throw new FetchException(uri + " was not asked: no time was left", true, null);
     }
-    CompletableFuture<HttpResponse<byte[]>> exchange;
+    HttpRequest built;
     try {
       request.timeout(Duration.ofNanos(remaining));
-      exchange = client.sendAsync(request.build(), info -> limited(MAX_BODY_BYTES));
+      built = request.build();
     } catch (IllegalArgumentException e) {
       throw new FetchException(uri + " cannot be asked: " + e.getMessage(), false, e);
     }
+    CompletableFuture<HttpResponse<byte[]>> exchange = new CompletableFuture<>();
+    Thread sender =
+        Thread.ofVirtual()
+            .name("herald-oauth-fetch")
+            .start(() -> {
+              try {
+                exchange.complete(client.send(built, info -> limited(MAX_BODY_BYTES)));
+              } catch (IOException | RuntimeException e) {
+                exchange.completeExceptionally(e);
+              } catch (InterruptedException e) {
+                exchange.completeExceptionally(e); // cancelled by the waiter below
+              }
+            });
     HttpResponse<byte[]> response;
     try {
       response = exchange.get(remaining, TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      exchange.cancel(true);
+      sender.interrupt(); // send() cancels the exchange when interrupted
       throw new FetchException(uri + " did not answer in time", true, e);
     } catch (InterruptedException e) {
-      exchange.cancel(true);
+      sender.interrupt();
       Thread.currentThread().interrupt();
       throw new FetchException("interrupted while asking " + uri, false, e);
     } catch (ExecutionException e) {

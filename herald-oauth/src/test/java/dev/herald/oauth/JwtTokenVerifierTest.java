@@ -16,8 +16,13 @@ import dev.herald.auth.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -60,6 +65,39 @@ class JwtTokenVerifierTest {
       assertThat(p.scopes()).containsExactlyInAnyOrder("tools:read", "tools:call");
       assertThat(p.expiresAt()).isAfter(Instant.now());
       assertThat(p.claims()).containsEntry("sub", "alice");
+    }
+  }
+
+  /**
+   * Regression: the keys were fetched with {@code HttpClient.sendAsync}, whose future the JDK
+   * completes through the common fork-join pool; a task of the application blocked there (its only
+   * worker on a two-core machine) held every verification until its deadline.
+   */
+  @Test
+  void theKeysArriveWhileTheCommonPoolIsBlocked() throws Exception {
+    as.publish(key);
+    String token = as.sign(key);
+    int workers = ForkJoinPool.getCommonPoolParallelism();
+    CountDownLatch started = new CountDownLatch(workers);
+    CountDownLatch release = new CountDownLatch(1);
+    List<CompletableFuture<Void>> blockers = new ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      blockers.add(
+          CompletableFuture.runAsync(() -> {
+            started.countDown();
+            try {
+              release.await(); // not a managed blocker: the pool adds no worker for it
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }));
+    }
+    try (JwtTokenVerifier v = verifier().timeout(Duration.ofSeconds(60)).build()) {
+      assertThat(started.await(60, TimeUnit.SECONDS)).as("the common pool is blocked").isTrue();
+      assertThat(v.verify(token).subject()).isEqualTo("alice");
+    } finally {
+      release.countDown();
+      CompletableFuture.allOf(blockers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     }
   }
 

@@ -118,6 +118,89 @@ final class AuthRetry {
     return true;
   }
 
+  /** What a stream's {@code GET} does after a refusal. */
+  enum GetVerdict {
+    /** The answer was no authorization challenge: handle it as before. */
+    NOT_A_CHALLENGE,
+    /** Authorized anew: send the {@code GET} again (it picks up the new token). */
+    RETRY,
+    /** The challenge could not be answered; the transport was told (a {@code 401} ends it). */
+    GAVE_UP
+  }
+
+  /**
+   * A stream's {@code GET} (the standing stream, or the resumption of any stream) refused with
+   * {@code 401}, or {@code 403} with {@code error="insufficient_scope"}: the same answer as for a
+   * {@code POST} (a token refused while the session lives, because it expired, is refreshed or
+   * obtained anew), but on the calling thread, which is the stream's own worker. A challenge that
+   * cannot be answered ends the transport with an {@link AuthorizationException} for a {@code 401},
+   * never a silent end of the stream; an unanswerable step-up ends only the stream.
+   *
+   * @param attempt how many times this stream already authorized and sent its {@code GET} again
+   */
+  static GetVerdict onGetRefusal(
+      StreamableHttpClientTransport transport, HttpResponse<?> response, int attempt) {
+    int status = response.statusCode();
+    if (status != 401 && status != 403) {
+      return GetVerdict.NOT_A_CHALLENGE;
+    }
+    String header = String.join(", ", response.headers().allValues("WWW-Authenticate"));
+    Challenge challenge =
+        Challenge.of(
+            transport.uri(),
+            status,
+            header.isEmpty() ? null : header,
+            response.request().headers().firstValue("Authorization").orElse(null));
+    if (status == 403 && !challenge.insufficientScope()) {
+      return GetVerdict.NOT_A_CHALLENGE;
+    }
+    Authorization auth = transport.authorization();
+    AuthorizationException failure;
+    if (auth == null) {
+      failure =
+          new AuthorizationException(
+              transport.uri() + " requires authorization (" + challenge.describe() + ")",
+              challenge);
+    } else if (attempt >= MAX_ATTEMPTS) {
+      failure =
+          new AuthorizationException(
+              transport.uri()
+                  + " still refused the stream after "
+                  + attempt
+                  + " authorizations ("
+                  + challenge.describe()
+                  + ")",
+              challenge);
+    } else {
+      try {
+        if (auth.retryAfter(challenge)) {
+          return transport.isClosed() ? GetVerdict.GAVE_UP : GetVerdict.RETRY;
+        }
+        failure =
+            new AuthorizationException(
+                transport.uri() + " refused the stream (" + challenge.describe() + ")", challenge);
+      } catch (AuthorizationException e) {
+        failure =
+            e.challenge().isPresent()
+                ? e
+                : new AuthorizationException(e.getMessage(), challenge, e.getCause());
+      } catch (TransportException | IllegalStateException | IllegalArgumentException e) {
+        failure =
+            new AuthorizationException(
+                "authorization with " + transport.uri() + " failed: " + e.getMessage(),
+                challenge,
+                e);
+      }
+    }
+    if (status == 401) {
+      transport.fail(failure);
+    } else {
+      StreamableHttpClientTransport.LOG.log(
+          System.Logger.Level.WARNING, "stream given up: {0}", failure.getMessage());
+    }
+    return GetVerdict.GAVE_UP;
+  }
+
   private static void giveUp(
       StreamableHttpClientTransport transport, @Nullable RequestId id, AuthorizationException e) {
     Challenge c = e.challenge().orElse(null);

@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * stream is resumed until its response has passed through (on any stream); the standing stream
  * until the transport closes. A request stream that ends without ever having had an event id
  * cannot be resumed (a bare {@code GET} would open the standing stream instead), so its request
- * fails. Runs on one virtual thread from first byte to last reconnection; not thread-safe.
+ * fails. A resumption refused with {@code 401} (the token expired while the session lived) is
+ * authorized as a {@code POST} would be ({@link AuthRetry#onGetRefusal}) and sent again at once.
+ * Runs on one virtual thread from first byte to last reconnection; not thread-safe.
  */
 final class ResumableStream {
   private enum Outcome {
@@ -53,6 +55,8 @@ final class ResumableStream {
     }
     ReconnectPolicy policy = transport.reconnect();
     int failures = 0;
+    int authorized = 0;
+    boolean again = false; // authorized anew: resume at once
     while (wanted()) {
       if (requestId != null && lastEventId.isEmpty()) {
         transport.failRequest(
@@ -66,15 +70,18 @@ final class ResumableStream {
         giveUp("the stream ended and " + failures + " reconnection attempts failed");
         return;
       }
-      Duration wait = policy.delay(retryMillis, failures);
-      if (retryMillis >= 0) {
-        // The client MUST wait retry ms; a small margin keeps that true however the two sides
-        // measure it (the server's clock starts when it closes, ours when we read the end).
-        wait = wait.plus(RETRY_MARGIN);
+      if (!again) {
+        Duration wait = policy.delay(retryMillis, failures);
+        if (retryMillis >= 0) {
+          // The client MUST wait retry ms; a small margin keeps that true however the two sides
+          // measure it (the server's clock starts when it closes, ours when we read the end).
+          wait = wait.plus(RETRY_MARGIN);
+        }
+        if (!sleep(wait) || !wanted()) {
+          return;
+        }
       }
-      if (!sleep(wait) || !wanted()) {
-        return;
-      }
+      again = false;
       HttpResponse<InputStream> response;
       try {
         response = transport.get(lastEventId);
@@ -85,6 +92,19 @@ final class ResumableStream {
         continue;
       } catch (InterruptedException e) {
         return; // closing
+      }
+      AuthRetry.GetVerdict verdict = AuthRetry.onGetRefusal(transport, response, authorized);
+      if (verdict != AuthRetry.GetVerdict.NOT_A_CHALLENGE) {
+        Http.discard(response.body());
+        if (verdict == AuthRetry.GetVerdict.GAVE_UP) {
+          if (requestId != null && !transport.isClosed()) {
+            giveUp("its resumption was refused (HTTP " + response.statusCode() + ")");
+          }
+          return;
+        }
+        authorized++;
+        again = true;
+        continue;
       }
       int status = response.statusCode();
       InputStream in = transport.track(response.body());
@@ -109,6 +129,7 @@ final class ResumableStream {
         continue;
       }
       failures = 0;
+      authorized = 0; // the bound is per refusal, not per stream: tokens keep expiring
       if (read(in) == Outcome.TOO_LARGE) {
         return;
       }

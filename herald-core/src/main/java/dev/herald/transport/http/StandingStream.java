@@ -11,7 +11,9 @@ import java.net.http.HttpResponse;
  * closes.
  *
  * <p>Design note. Whatever the first answer (headers, a refusal, a failure), the connection's
- * standing stream is settled at once, so senders that waited for it go on.
+ * standing stream is settled at once, so senders that waited for it go on. A {@code 401} (or a
+ * step-up {@code 403}) is answered as a {@code POST}'s is ({@link AuthRetry#onGetRefusal}) and the
+ * {@code GET} sent again.
  */
 final class StandingStream {
   private final StreamableHttpClientTransport transport;
@@ -23,18 +25,31 @@ final class StandingStream {
   /** Opens the stream and reads it, resuming, until the transport closes. */
   void open() {
     HttpResponse<InputStream> response;
-    try {
-      response = transport.get("");
-    } catch (IOException e) {
+    int authorized = 0;
+    while (true) {
+      try {
+        response = transport.get("");
+      } catch (IOException e) {
+        transport.machine().standingSettled();
+        StreamableHttpClientTransport.LOG.log(
+            System.Logger.Level.WARNING, "could not open the standing stream: {0}", Http.reason(e));
+        return;
+      } catch (InterruptedException e) {
+        transport.machine().standingSettled();
+        return; // closing
+      }
+      // settled on the first answer: senders do not wait for a login
       transport.machine().standingSettled();
-      StreamableHttpClientTransport.LOG.log(
-          System.Logger.Level.WARNING, "could not open the standing stream: {0}", Http.reason(e));
-      return;
-    } catch (InterruptedException e) {
-      transport.machine().standingSettled();
-      return; // closing
+      AuthRetry.GetVerdict verdict = AuthRetry.onGetRefusal(transport, response, authorized);
+      if (verdict == AuthRetry.GetVerdict.NOT_A_CHALLENGE) {
+        break;
+      }
+      Http.discard(response.body());
+      if (verdict == AuthRetry.GetVerdict.GAVE_UP) {
+        return;
+      }
+      authorized++;
     }
-    transport.machine().standingSettled();
     InputStream in = transport.track(response.body());
     int status = response.statusCode();
     if (status == 404 && transport.hasSession()) {

@@ -7,6 +7,7 @@ import dev.herald.session.Scheduler;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.RequestId;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -186,6 +187,7 @@ final class BearerAuth {
               } else if (exp != null && !exp.isAfter(Instant.now())) {
                 unauthorized(ex, "invalid_token", "the token has expired");
               } else {
+                closeAtExpiry(ex, exp);
                 proceed(ex, p, then);
               }
             });
@@ -203,6 +205,26 @@ final class BearerAuth {
     }
     verifying.start();
   }
+
+  /**
+   * A Streamable HTTP {@code GET} (the standing stream, or a resumption; it carries the session
+   * id) lives as long as its token: at the token's expiry the response is aborted, so the client
+   * resumes with {@code Last-Event-ID} and a valid token (a refreshed one), and nothing reaches a
+   * party whose token has lapsed. A no-op for an exchange that ended before. Requests and
+   * HTTP+SSE streams (whose stream is their session and cannot be resumed) are left alone.
+   */
+  private void closeAtExpiry(Exchange ex, @Nullable Instant exp) {
+    if (exp == null || !"GET".equals(ex.method()) || ex.header(SESSION_ID) == null) {
+      return;
+    }
+    long delay = Math.max(0, Duration.between(Instant.now(), exp).toNanos());
+    Scheduler.Cancellable t =
+        scheduler.schedule(
+            () -> ex.abort(new InvalidTokenException("the access token expired")), delay);
+    ex.onPeerGone(x -> t.cancel());
+  }
+
+  private static final String SESSION_ID = "Mcp-Session-Id";
 
   /**
    * Runs the request on as {@code p}. The continuation runs on the verifier's thread: if it
