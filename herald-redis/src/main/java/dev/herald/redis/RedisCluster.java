@@ -262,7 +262,6 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
             body[at[2] + 1] == '1');
       }
       case "unfollowed" -> fields(body, 2, f -> h.unfollowed(f[0], f[1]));
-      case "handover" -> fields(body, 2, f -> h.handOverRequested(f[0], f[1]));
       case "list" -> ClusterAccess.get().applyListChanged(h.server(), Redis.string(body));
       case "resource" -> ClusterAccess.get().applyResourceUpdated(h.server(), Redis.string(body));
       case "log" ->
@@ -421,11 +420,6 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
           "event",
           ClusterBus.join(
               sessionId + "\n" + streamId + "\n" + seq + "\n" + (last ? "1" : "0"), json));
-    }
-
-    @Override
-    public void handOver(String previousHome, String sessionId) {
-      bus.send(previousHome, "handover", Redis.bytes(sessionId + "\n" + nodeId()));
     }
 
     @Override

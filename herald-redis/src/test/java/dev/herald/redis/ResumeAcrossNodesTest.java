@@ -234,20 +234,6 @@ class ResumeAcrossNodesTest {
   }
 
   @Test
-  void aFreshGetOnAnotherNodeGetsTheMessagesThatWaitedOnThePreviousHomesStandingStream()
-      throws Exception {
-    String session = n(0).client(null).initialize(); // n0 holds the standing stream; no GET yet
-    n(0).mcp.log(LoggingLevel.WARNING, "cluster", "waiting"); // kept for the session's GET
-    try (SseReader fresh = n(1).client(session).get(null)) { // no Last-Event-ID
-      assertThat(RawHttpClient.describe(next(fresh).json())).isEqualTo("log waiting");
-      n(0).mcp.log(LoggingLevel.WARNING, "cluster", "after");
-      assertThat(RawHttpClient.describe(next(fresh).json()))
-          .as("each message once: the one that waited is not carried again")
-          .isEqualTo("log after");
-    }
-  }
-
-  @Test
   void aStandingStreamResumedOnAnotherNodeReplaysWhatWasMissedThenThatNodeCarriesOn()
       throws Exception {
     String session = n(0).client(null).initialize();

@@ -67,14 +67,6 @@ public final class ClusterHost {
     link.unfollowed(sessionId, streamId);
   }
 
-  /**
-   * A fresh standing GET opened on {@code newHome}: the messages this node's standing stream of
-   * the session holds undelivered are relayed there, once.
-   */
-  public void handOverRequested(String sessionId, String newHome) {
-    link.handOverRequested(sessionId, newHome);
-  }
-
   /** The client ended the session on another node: it ends here too. */
   public void ended(String sessionId) {
     link.ended(sessionId);

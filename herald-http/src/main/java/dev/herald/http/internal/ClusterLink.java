@@ -138,18 +138,7 @@ final class ClusterLink {
 
   /** A standing GET opened here: this node is now the session's home. */
   void openedHere(HttpSession s) {
-    openedHere(s, false);
-  }
-
-  /**
-   * A standing GET opened here: this node is now the session's home. A fresh one ({@code
-   * fresh}: no {@code Last-Event-ID}) also takes over what the previous home's standing stream
-   * holds undelivered (the previous home relays it once it heard of the claim); a resumed one
-   * replays it from the store instead ({@link #takeOverStanding}).
-   */
-  void openedHere(HttpSession s, boolean fresh) {
-    String previous = s.homeNode();
-    if (previous == null) {
+    if (s.homeNode() == null) {
       return;
     }
     s.homeNode(null);
@@ -159,25 +148,6 @@ final class ClusterLink {
     }
     s.claimHome();
     record(s);
-    if (fresh) {
-      seam.handOver(previous, s.id); // after the claim, so the previous home relays from now on
-    }
-  }
-
-  /**
-   * A fresh standing GET opened on {@code newHome}: the messages this node's standing stream
-   * holds that no connection carried are relayed there (each once: the stream counts them as
-   * delivered).
-   */
-  void handOverRequested(String sessionId, String newHome) {
-    HttpSession s = endpoint.sessions.get(sessionId);
-    SseStream standing = s == null ? null : s.standingIfOpen();
-    if (standing == null || newHome.equals(nodeId())) {
-      return;
-    }
-    for (byte[] json : standing.handOver()) {
-      seam.relay(sessionId, newHome, json);
-    }
   }
 
   /**

@@ -62,13 +62,6 @@ public interface ClusterSeam {
   /** The client ended the session ({@code DELETE}): it ends on every node and is forgotten. */
   void ended(String sessionId);
 
-  /**
-   * A fresh standing GET (no {@code Last-Event-ID}) opened here for a session whose standing
-   * stream {@code previousHome} held: asks that node to relay to this one the messages its
-   * standing stream holds that no connection carried yet. Sent after this node's home claim.
-   */
-  default void handOver(String previousHome, String sessionId) {}
-
   // ------------------------------------------------------------ resuming a stream on another node
 
   /**

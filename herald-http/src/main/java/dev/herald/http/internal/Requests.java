@@ -364,7 +364,7 @@ final class Requests {
         session.touch();
         ClusterLink link = endpoint.cluster;
         if (link != null && after < 0) {
-          link.openedHere(session, true); // the standing stream is on this node now
+          link.openedHere(session); // the standing stream is on this node now
         }
         if (after < 0) {
           session.events().streamOpened(stream.kind());

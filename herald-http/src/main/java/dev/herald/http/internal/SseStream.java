@@ -299,42 +299,6 @@ public final class SseStream implements SseSink.Listener {
   }
 
   /**
-   * The standing stream's messages that no connection carried (stored, none attached since), in
-   * order, now counted as delivered: the session's standing stream moved to another node, which
-   * sends them on its own (docs/scale-out.md, "Relay of unsolicited messages"). Empty if a
-   * connection is attached here, the stream ended, or the store cannot be read.
-   */
-  List<byte[]> handOver() {
-    lock.lock();
-    try {
-      if (ended || sink != null || seq <= writtenSeq) {
-        return List.of();
-      }
-      long upTo = seq;
-      List<byte[]> left = new ArrayList<>();
-      try {
-        session
-            .store()
-            .replay(
-                session.id,
-                id,
-                writtenSeq,
-                (s, json) -> {
-                  if (s <= upTo) {
-                    left.add(json);
-                  }
-                });
-      } catch (RuntimeException e) {
-        return List.of(); // the store cannot be read: a resumption from this stream still can
-      }
-      writtenSeq = upTo;
-      return left;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
    * Ends the current connection without ending the stream (SSE polling, SEP-1699): an undecided
    * POST is switched to SSE first, so the client has an event id to resume from.
    *
