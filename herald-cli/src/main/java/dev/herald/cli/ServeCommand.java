@@ -141,17 +141,20 @@ final class ServeCommand implements Callable<Integer> {
    * started beside Redis, or on a busy machine, may try before Redis answers).
    */
   private static RedisCluster joinCluster(java.net.URI uri) throws InterruptedException {
-    long deadline = System.nanoTime() + REDIS_WAIT.toNanos();
-    while (true) {
-      try {
-        return RedisCluster.connect(uri);
-      } catch (dev.herald.redis.RedisUnavailableException e) {
-        if (System.nanoTime() - deadline >= 0) {
-          throw e;
-        }
-        System.err.println("herald: Redis not reachable yet (" + e.getMessage() + "); retrying");
-        Thread.sleep(1000);
+    try {
+      return RedisCluster.connect(
+          uri,
+          REDIS_WAIT,
+          e ->
+              System.err.println(
+                  "herald: Redis not reachable yet (" + e.getMessage() + "); retrying"));
+    } catch (IllegalStateException e) {
+      if (Thread.interrupted()) { // stopped while waiting (Ctrl-C): as an interrupted sleep
+        InterruptedException stopped = new InterruptedException("interrupted while joining");
+        stopped.initCause(e);
+        throw stopped;
       }
+      throw e;
     }
   }
 

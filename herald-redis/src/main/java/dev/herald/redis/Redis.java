@@ -3,6 +3,7 @@ package dev.herald.redis;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
@@ -29,15 +30,28 @@ import java.util.function.Supplier;
  * connection serves the whole node; blocking (sync) calls are fine on virtual threads. Three client
  * options make a Redis outage a bounded, clear failure instead of a hang: a command timeout on every
  * call, rejecting commands at once while disconnected (instead of queueing them until a reconnect),
- * and automatic reconnection with a short, capped backoff, so the node serves again within about a
- * second after Redis returns. Keys and channels are Strings (UTF-8), values bytes. Publish/subscribe
- * needs a connection of its own ({@link #pubSub()}), re-subscribed by Lettuce after a reconnect.
+ * and automatic reconnection with a short, capped backoff ({@link #RECONNECT_CAP}), so the node
+ * serves again within a fraction of a second after Redis returns. A call that can wait a little
+ * (a directory lookup a request waits for) rides out that reconnection with {@link
+ * #callThroughReconnect} instead of failing while other nodes already serve. Keys and channels
+ * are Strings (UTF-8), values bytes. Publish/subscribe needs a connection of its own ({@link
+ * #pubSub()}), re-subscribed by Lettuce after a reconnect.
  *
  * <p>Thread-safe.
  */
 final class Redis implements AutoCloseable {
   static final RedisCodec<String, byte[]> CODEC =
       RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+
+  /**
+   * The longest wait between two reconnection attempts. Short, because a node's connections
+   * reconnect each on its own: while one node has reconnected and another has not, a session made
+   * on the first cannot be found on the second. A refused attempt costs next to nothing.
+   */
+  static final Duration RECONNECT_CAP = Duration.ofMillis(200);
+
+  /** How often {@link #callThroughReconnect} looks whether the connection is back. */
+  private static final Duration RECONNECT_POLL = Duration.ofMillis(20);
 
   private final String prefix;
   private final Duration timeout;
@@ -80,8 +94,7 @@ final class Redis implements AutoCloseable {
             .ioThreadPoolSize(2)
             .computationThreadPoolSize(2)
             .reconnectDelay(
-                Delay.exponential(
-                    Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                Delay.exponential(Duration.ofMillis(50), RECONNECT_CAP, 2, TimeUnit.MILLISECONDS))
             .build();
     RedisClient client = RedisClient.create(resources, uri);
     client.setOptions(
@@ -161,6 +174,34 @@ final class Redis implements AutoCloseable {
     } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * As {@link #call}, but a call refused or cut off because the connection is down (Lettuce
+   * reconnecting) is tried again, every few milliseconds, for at most {@code patience}: a Redis
+   * that restarts costs the caller a short wait instead of an error. A call that timed out (Redis
+   * slow, not gone) is not tried again: it already waited the command timeout.
+   *
+   * @throws RedisUnavailableException if the call still fails after {@code patience}, or timed out
+   */
+  <T> T callThroughReconnect(String what, Duration patience, Supplier<T> command) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      try {
+        return call(what, command);
+      } catch (RedisUnavailableException e) {
+        if (e.getCause() instanceof RedisCommandTimeoutException
+            || System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+        try {
+          Thread.sleep(RECONNECT_POLL); // the connection coming back: Lettuce has no wait for it
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }

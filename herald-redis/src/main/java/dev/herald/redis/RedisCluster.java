@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -122,12 +123,34 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
    * Joins the cluster whose Redis is at {@code uri} as {@link #connect(URI)} does, trying again
    * (once a second, each try on a fresh connection) while Redis cannot be reached or the connection
    * is lost during the join, for at most {@code wait}: a node started beside Redis, or on a busy
-   * machine, may try before Redis answers or lose its first connection.
+   * machine, may try before Redis answers or lose its first connection. Each failed try is logged
+   * at INFO.
    *
    * @throws RedisUnavailableException if Redis still cannot be reached after {@code wait}
    * @throws IllegalStateException if interrupted while waiting (the interrupt status is kept)
    */
   public static RedisCluster connect(URI uri, Duration wait) {
+    System.Logger log = System.getLogger(RedisCluster.class.getName());
+    return connect(
+        uri,
+        wait,
+        e ->
+            log.log(
+                System.Logger.Level.INFO,
+                "Redis not reachable yet ({0}); retrying",
+                e.getMessage()));
+  }
+
+  /**
+   * As {@link #connect(URI, Duration)}, telling {@code retrying} of each failed try before the
+   * next one (a command-line tool prints it, so its user sees why the node is not up yet).
+   *
+   * @throws RedisUnavailableException if Redis still cannot be reached after {@code wait}
+   * @throws IllegalStateException if interrupted while waiting (the interrupt status is kept)
+   */
+  public static RedisCluster connect(
+      URI uri, Duration wait, Consumer<? super RedisUnavailableException> retrying) {
+    Objects.requireNonNull(retrying, "retrying");
     long deadline = System.nanoTime() + wait.toNanos();
     while (true) {
       try {
@@ -136,9 +159,7 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
         if (System.nanoTime() - deadline >= 0) {
           throw e;
         }
-        System.Logger log = System.getLogger(RedisCluster.class.getName());
-        log.log(
-            System.Logger.Level.INFO, "Redis not reachable yet ({0}); retrying", e.getMessage());
+        retrying.accept(e);
         try {
           Thread.sleep(Math.min(1000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
         } catch (InterruptedException ie) {

@@ -11,31 +11,55 @@ import org.jspecify.annotations.Nullable;
  * The session directory (docs/scale-out.md): one hash per session, {@code <prefix>session:<id>},
  * with the session's {@code state} and its {@code home} node, expiring {@code ttl} after its last
  * write or lookup. Blocking calls, for virtual threads; each waits at most the command timeout and
- * fails with {@link RedisUnavailableException}.
+ * fails with {@link RedisUnavailableException}, except that a lookup rides out a reconnection (see
+ * {@link #lookup}).
  */
 final class SessionDirectory {
+  /**
+   * How long a lookup waits for a connection that is reconnecting; below the endpoint's own bound
+   * on a lookup (5 s), so a Redis still down is answered 503 by the endpoint, not cut off.
+   */
+  static final Duration LOOKUP_PATIENCE = Duration.ofSeconds(3);
+
   private final Redis redis;
   private final long ttlSeconds;
+  private final Duration patience;
 
   SessionDirectory(Redis redis, Duration ttl) {
+    this(redis, ttl, LOOKUP_PATIENCE);
+  }
+
+  SessionDirectory(Redis redis, Duration ttl, Duration lookupPatience) {
     this.redis = redis;
     this.ttlSeconds = Math.max(1, ttl.toSeconds());
+    this.patience = lookupPatience;
   }
 
   private String key(String sessionId) {
     return redis.key("session:" + sessionId);
   }
 
-  /** The session's record, or empty if no node knows it (or its record is unreadable). */
+  /**
+   * The session's record, or empty if no node knows it (or its record is unreadable). While this
+   * node's connection is down and reconnecting, the read is tried again for up to the lookup
+   * patience: after a Redis restart each node reconnects on its own, and a request for a session
+   * made on a node that is back must not fail on one that is a moment behind (its client would
+   * give the session up and start another).
+   */
   Optional<ClusterSeam.SessionRecord> lookup(String sessionId) {
     String key = key(sessionId);
-    Map<String, byte[]> fields = redis.call("read a session", () -> redis.sync().hgetall(key));
+    Map<String, byte[]> fields =
+        redis.callThroughReconnect("read a session", patience, () -> redis.sync().hgetall(key));
     byte[] state = fields.get("state");
     byte[] home = fields.get("home");
     if (state == null || home == null) {
       return Optional.empty();
     }
-    redis.call("refresh a session", () -> redis.sync().expire(key, ttlSeconds));
+    try {
+      redis.call("refresh a session", () -> redis.sync().expire(key, ttlSeconds));
+    } catch (RedisUnavailableException e) {
+      // the record was read: the next use pushes its expiry back
+    }
     try {
       return Optional.of(
           new ClusterSeam.SessionRecord(SessionStateCodec.decode(state), Redis.string(home)));

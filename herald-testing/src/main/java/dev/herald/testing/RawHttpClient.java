@@ -95,9 +95,9 @@ public class RawHttpClient {
 
   private void initialized() throws IOException, InterruptedException {
     HttpResponse<Stream<String>> n = post("{'jsonrpc':'2.0','method':'notifications/initialized'}");
-    body(n);
+    String text = body(n);
     if (n.statusCode() != 202) {
-      throw new AssertionError("initialized: " + n.statusCode());
+      throw new AssertionError("initialized: " + n.statusCode() + " " + text);
     }
   }
 

@@ -86,7 +86,10 @@ final class ClusterLink {
   /**
    * Records the session's state and home. On a handler's (virtual) thread the change is recorded
    * before the handler answers, so the client's next request, on any node, sees it; elsewhere
-   * (a notification delivered by the container's thread) it is not waited for.
+   * (a notification delivered by the container's thread) it is not waited for. A session whose
+   * first record fails while its {@code initialize} is answered is refused (an error instead of
+   * a session id): kept, it would be unknown to every other node and given up by its client,
+   * holding a slot of this node until its idle timeout.
    */
   void record(HttpSession s) {
     ServerSession ss = s.serverSession();
@@ -112,7 +115,15 @@ final class ClusterLink {
         done.get(RECORD_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+      } catch (java.util.concurrent.ExecutionException e) {
+        LOG.log(Level.DEBUG, "[{0}] state not recorded in the cluster: {1}", s.id, e.toString());
+        if (claim) {
+          // Not in the directory, so no other node could serve it: a session being initialized
+          // is refused (its client tries again) rather than handed out and abandoned.
+          s.refuseInitialize();
+        }
       } catch (Exception e) {
+        // slow, not failed: the record is still on its way
         LOG.log(Level.DEBUG, "[{0}] state not recorded in the cluster: {1}", s.id, e.toString());
       }
     }
@@ -159,7 +170,7 @@ final class ClusterLink {
                     HttpExchanges.reject(ex, 404, "Session not found");
                     return;
                   }
-                  HttpSession s = replica(id, found.get(), ex.remoteAddress());
+                  HttpSession s = replica(id, found.get());
                   if (s == null) {
                     HttpExchanges.error(
                         ex,
@@ -188,13 +199,17 @@ final class ClusterLink {
         "Service unavailable: the cluster's session directory cannot be reached; try again");
   }
 
-  /** This node's session {@code id}, restored from {@code record} unless it exists already. */
-  @Nullable HttpSession replica(String id, ClusterSeam.SessionRecord record, String client) {
+  /**
+   * This node's session {@code id}, restored from {@code record} unless it exists already; null
+   * if the endpoint's session limit is reached. The copy takes a slot of the global limit only,
+   * never of a client's share ({@link Endpoint#reserveReplica}).
+   */
+  @Nullable HttpSession replica(String id, ClusterSeam.SessionRecord record) {
     HttpSession existing = endpoint.sessions.get(id);
     if (existing != null) {
       return existing;
     }
-    if (endpoint.reserveSession(client) != Endpoint.Admission.OK) {
+    if (!endpoint.reserveReplica()) {
       return null;
     }
     // Bound to the party that created it on its first node: another party is refused it here
@@ -203,10 +218,9 @@ final class ClusterLink {
     HttpSession s = new HttpSession(endpoint, id, owner == null ? null : owner.principal());
     existing = endpoint.sessions.putIfAbsent(id, s);
     if (existing != null) {
-      endpoint.sessionEnded(id); // the slot we reserved was not needed after all
+      endpoint.replicaNotNeeded(); // the slot we reserved was not needed after all
       return existing;
     }
-    endpoint.bind(id, client);
     boolean home = record.homeNode().equals(nodeId());
     s.homeNode(home ? null : record.homeNode());
     s.connectReplica(record.state(), home);
@@ -326,7 +340,7 @@ final class ClusterLink {
         .thenAccept(found ->
             found.ifPresent(r -> {
               HttpSession restored =
-                  replica(sessionId, new ClusterSeam.SessionRecord(r.state(), nodeId()), "cluster");
+                  replica(sessionId, new ClusterSeam.SessionRecord(r.state(), nodeId()));
               if (restored != null && !restored.isClosed()) {
                 restored.standing().publish(json, false);
               }

@@ -225,6 +225,33 @@ public final class Endpoint {
     return Admission.OK;
   }
 
+  /**
+   * Reserves a slot for a copy of another node's session (a cluster replica), within the global
+   * limit only: the session took its client's slot on the node that made it, and a copy is not a
+   * new session, so it never counts against {@code maxSessionsPerClient} here (behind a balancer
+   * every client shares one address, and copies would fill that share). A reservation that
+   * returns true is given back through {@link #sessionEnded}.
+   */
+  boolean reserveReplica() {
+    while (true) {
+      int n = sessionCount.get();
+      if (n >= config.maxSessions || stopped) {
+        return false;
+      }
+      if (sessionCount.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /**
+   * Gives back a slot {@link #reserveReplica} took that no session used (another thread restored
+   * the same session first). Unlike {@link #sessionEnded}, it leaves the session's binding alone.
+   */
+  void replicaNotNeeded() {
+    sessionCount.decrementAndGet();
+  }
+
   /** Counts the session {@code sessionId} against the slot reserved for {@code client}. */
   void bind(String sessionId, String client) {
     clientOf.put(sessionId, client);

@@ -242,6 +242,20 @@ public final class HttpSession {
     return serverSession;
   }
 
+  /**
+   * In a cluster, the first record of a session being initialized failed (its directory cannot be
+   * reached): no other node could serve the session, so its {@code initialize} is answered with an
+   * error instead of a session id, and the session ends (see {@link #route}). True if the
+   * {@code initialize} was still unanswered.
+   */
+  boolean refuseInitialize() {
+    if (initializeId == null) {
+      return false;
+    }
+    initFailed = true;
+    return true;
+  }
+
   /** The session id header value, or null when initialization failed (no session was made). */
   @Nullable String headerValue() {
     return initFailed ? null : id;
@@ -362,13 +376,17 @@ public final class HttpSession {
       throw new TransportException("session " + id + " is closed");
     }
     RequestId key = relatedTo;
+    byte[] out = json;
     boolean failedInit = false;
     if (message instanceof JsonRpcMessage.Response r) {
       key = r.id();
       if (key != null && key.equals(initializeId)) {
         // only the answer to initialize itself decides; a later request may reuse its id
         initializeId = null;
-        if (message instanceof JsonRpcMessage.Error) {
+        if (initFailed && !(message instanceof JsonRpcMessage.Error)) {
+          out = MessageCodec.encode(unrecorded(key)); // refused by the cluster (refuseInitialize)
+        }
+        if (initFailed || message instanceof JsonRpcMessage.Error) {
           initFailed = true; // no session was made: do not hand out its id, and end it
           failedInit = true;
         }
@@ -380,7 +398,7 @@ public final class HttpSession {
     boolean response = message instanceof JsonRpcMessage.Response;
     if (key != null) {
       SseStream s = requests.get(key);
-      if (s != null && s.publish(json, response)) {
+      if (s != null && s.publish(out, response)) {
         if (failedInit) {
           Thread.ofVirtual().start(this::close);
         }
@@ -391,7 +409,17 @@ public final class HttpSession {
       LOG.log(Level.DEBUG, "[{0}] response with no open stream dropped", id);
       return;
     }
-    toStanding(json);
+    toStanding(out);
+  }
+
+  /** The answer to an {@code initialize} the cluster could not record. */
+  private static JsonRpcMessage.Error unrecorded(RequestId id) {
+    return new JsonRpcMessage.Error(
+        id,
+        new JsonRpcMessage.ErrorObject(
+            dev.herald.wire.ErrorCodes.INTERNAL_ERROR,
+            "Service unavailable: the cluster's session directory cannot be reached; try again",
+            null));
   }
 
   /**

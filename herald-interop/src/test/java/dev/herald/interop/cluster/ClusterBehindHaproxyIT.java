@@ -443,9 +443,6 @@ class ClusterBehindHaproxyIT {
 
   @Test
   @Order(Integer.MAX_VALUE - 1) // near the end: it restarts Redis
-  @org.junit.jupiter.api.Disabled(
-      "known bug (docs/known-issues.md): after a Redis restart one node sometimes keeps answering"
-          + " 503 for more than a minute; it passed in about 3 s in other runs of the same build")
   void aRedisRestartMidRunHangsNothingAndTheClusterServesAgain() throws Exception {
     try (McpClient client = client()) {
       ToolCallHandle inFlight =
