@@ -67,6 +67,9 @@ public final class SessionEngine {
   private final String name;
   private final Duration drainGrace;
 
+  /** Completes a {@link #requestDirect} call where its response is delivered. */
+  private static final java.util.concurrent.Executor DIRECT = Runnable::run;
+
   private final PendingTable pending = new PendingTable();
   private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
@@ -348,13 +351,40 @@ public final class SessionEngine {
       @Nullable RequestId originatedBy,
       java.util.function.@Nullable Consumer<JsonNode> inOrder,
       java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
+    return request(method, params, options, originatedBy, inOrder, keepsProgress, false);
+  }
+
+  /**
+   * Sends a request whose result future completes on the thread that delivers the response, with
+   * no hand-off, when the call has no progress listener and no sender interceptor (otherwise as
+   * {@link #request(String, ObjectNode, CallOptions, RequestId)}). The future may complete under
+   * the transport's delivery lock: only a caller that waits for it ({@code get}, {@code join}) and
+   * attaches nothing to it may use this. A blocking call then costs the reader one unpark of the
+   * caller instead of two thread starts.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall requestDirect(
+      String method, @Nullable ObjectNode params, CallOptions options) {
+    return request(method, params, options, null, null, null, true);
+  }
+
+  private OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder,
+      java.util.function.@Nullable Predicate<JsonNode> keepsProgress,
+      boolean direct) {
     if (closed) {
       throw new TransportException("session closed");
     }
     CallOptions effective = options.effective(defaultOptions);
     RequestId id = RequestId.of((long) NEXT_ID.getAndAdd(this, 1L));
     long now = ticker.nanos();
-    SerialExecutor callbacks = new SerialExecutor();
+    boolean inline = direct && effective.progress() == null && senders.isEmpty();
+    java.util.concurrent.Executor callbacks = inline ? DIRECT : new SerialExecutor();
     ProgressTracker tracker = null;
     ObjectNode sentParams = params;
     PendingCall[] self = new PendingCall[1];
@@ -906,7 +936,7 @@ public final class SessionEngine {
   private void onProgress(@Nullable ObjectNode params) {
     ProgressNotificationParams p;
     try {
-      p = McpJson.fromTree(params, ProgressNotificationParams.class);
+      p = ProgressParams.read(params);
     } catch (McpException e) {
       events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.MALFORMED);
       LOG.log(Level.DEBUG, "[{0}] malformed progress notification dropped", name);
