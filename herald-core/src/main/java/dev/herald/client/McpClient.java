@@ -564,7 +564,10 @@ public final class McpClient implements AutoCloseable {
             && knownTaskSupport(name) == dev.herald.wire.TaskSupport.REQUIRED;
   }
 
-  /** The params of a plain {@code tools/call}: {@code name}, and a copy of {@code arguments}. */
+  /**
+   * The params of a plain {@code tools/call}: {@code name} and a copy of {@code arguments} (an
+   * in-memory peer sees the tree itself, and the caller keeps theirs).
+   */
   private static ObjectNode toolParams(String name, @Nullable ObjectNode arguments) {
     ObjectNode params = McpJson.object();
     params.put("name", name);

@@ -43,6 +43,11 @@ final class PendingTable {
     return calls.values();
   }
 
+  /** Whether no call waits now. */
+  boolean isEmpty() {
+    return calls.isEmpty();
+  }
+
   int size() {
     return calls.size();
   }

@@ -71,6 +71,10 @@ public final class SessionEngine {
   private static final java.util.concurrent.Executor DIRECT = Runnable::run;
 
   private final PendingTable pending = new PendingTable();
+
+  /** The one timer of the pending calls' clocks. */
+  private final CallDeadlines deadlines;
+
   private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
 
@@ -157,6 +161,7 @@ public final class SessionEngine {
     this.notifications = Map.copyOf(b.notifications);
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
+    this.deadlines = new CallDeadlines(scheduler, ticker, pending, this::checkTimeout);
     this.maxInFlight = b.maxInFlight;
     this.inFlight = new InboundTable(maxInFlight);
     this.progressInterval = b.progressInterval;
@@ -447,11 +452,14 @@ public final class SessionEngine {
           progress);
       return call;
     }
-    call.armTimer(scheduler, now);
+    deadlines.watch(call, now);
     try {
       transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
     } catch (RuntimeException e) {
       pending.release(call);
+      if (pending.isEmpty()) {
+        deadlines.idle();
+      }
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, asTransportFailure(e), progress);
     }
     return call;
@@ -543,6 +551,9 @@ public final class SessionEngine {
     // Free the entry before the caller can observe the failure; a response racing this removal
     // finds no entry and is counted as late.
     pending.release(call);
+    if (pending.isEmpty()) {
+      deadlines.idle();
+    }
     boolean initialize = McpMethods.INITIALIZE.equals(call.method());
     if (!call.finish(
         how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
@@ -584,7 +595,7 @@ public final class SessionEngine {
     long now = ticker.nanos();
     TimeoutException.Clock which = call.expired(now);
     if (which == null) {
-      call.armTimer(scheduler, now);
+      deadlines.watch(call, now);
       return;
     }
     String reason = which == TimeoutException.Clock.IDLE ? "idle timeout" : "timeout";
@@ -649,6 +660,9 @@ public final class SessionEngine {
   private void onResponse(
       RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.take(id);
+    if (pending.isEmpty()) {
+      deadlines.idle();
+    }
     if (call == null) {
       events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
@@ -992,6 +1006,7 @@ public final class SessionEngine {
     if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
+    deadlines.close();
     // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
     TransportException failure =
         cause instanceof TransportException te
