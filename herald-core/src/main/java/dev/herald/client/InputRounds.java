@@ -149,14 +149,82 @@ final class InputRounds {
   }
 
   private void next(JsonNode node, int round) throws Exception {
-    if (isTask != null && isTask.test(node)) {
+    ObjectNode retry = retryFor(node, round);
+    if (retry == null) {
       result.complete(node);
       return;
     }
+    token.throwIfCancelled();
+    if (result.isDone()) {
+      return;
+    }
+    OutboundCall call = sender.send(retry);
+    current = call;
+    rounds = round + 1;
+    if (result.isDone()) {
+      call.cancel("cancelled");
+      return;
+    }
+    watch(call, round + 1);
+  }
+
+  /**
+   * Runs a call's rounds on the calling thread and returns the final result: each round is sent
+   * with {@code sender} and awaited here, and input the server asks for is given here too (the
+   * caller blocks anyway, so no thread is started for it). Used by the blocking calls, whose
+   * sender may complete the round's future where its response is delivered.
+   *
+   * @throws InterruptedException if the calling thread is interrupted while waiting (the round in
+   *     flight goes on, as with {@link #result()})
+   */
+  static JsonNode await(
+      String method, ObjectNode params, Sender sender, ClientMethods answers, int maxRounds)
+      throws InterruptedException {
+    InputRounds rounds = new InputRounds(method, params, sender, answers, maxRounds);
+    JsonNode node = McpClient.await(rounds.current.result());
+    for (int round = 1; ; round++) {
+      ObjectNode retry;
+      try {
+        retry = rounds.retryFor(node, round);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new dev.herald.transport.TransportException("call failed: " + e, e); // as unwrap
+      }
+      if (retry == null) {
+        return node;
+      }
+      rounds.current = sender.send(retry);
+      rounds.rounds = round + 1;
+      node = McpClient.await(rounds.current.result());
+    }
+  }
+
+  /** A call whose rounds the caller drives ({@link #await}); sends the first round. */
+  private InputRounds(
+      String method, ObjectNode params, Sender sender, ClientMethods answers, int maxRounds) {
+    this.isTask = null;
+    this.method = method;
+    this.params = params;
+    this.sender = sender;
+    this.answers = answers;
+    this.maxRounds = maxRounds;
+    this.current = sender.send(params);
+  }
+
+  /**
+   * The params of the round after {@code node}, the result of round {@code round}; null when
+   * {@code node} is the final result (complete, or a task).
+   */
+  private @Nullable ObjectNode retryFor(JsonNode node, int round) throws Exception {
+    if (isTask != null && isTask.test(node)) {
+      return null;
+    }
     String type = ResultType.of(node);
     if (ResultType.COMPLETE.equals(type)) {
-      result.complete(node);
-      return;
+      return null;
     }
     if (!ResultType.INPUT_REQUIRED.equals(type)) {
       throw new McpException(
@@ -203,18 +271,7 @@ final class InputRounds {
     if (asked.requestState() != null) {
       retry.put("requestState", asked.requestState());
     }
-    token.throwIfCancelled();
-    if (result.isDone()) {
-      return;
-    }
-    OutboundCall call = sender.send(retry);
-    current = call;
-    rounds = round + 1;
-    if (result.isDone()) {
-      call.cancel("cancelled");
-      return;
-    }
-    watch(call, round + 1);
+    return retry;
   }
 
   private Object answer(String key, InputRequests requests) throws Exception {

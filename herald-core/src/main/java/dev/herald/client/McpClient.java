@@ -540,7 +540,41 @@ public final class McpClient implements AutoCloseable {
     if (era() == ProtocolVersion.Era.LEGACY && serverDeclaresTaskToolCalls()) {
       tools(); // the tool's taskSupport decides whether the call must run as a task
     }
-    return callToolAsync(name, arguments, options).await();
+    if (mayBeTask(name)) {
+      return callToolAsync(name, arguments, options).await();
+    }
+    // a plain call: its rounds run on this thread, each response wakes it where it is delivered
+    JsonNode result =
+        InputRounds.await(
+            McpMethods.TOOLS_CALL,
+            toolParams(name, arguments),
+            p ->
+                engine.requestDirect(
+                    McpMethods.TOOLS_CALL, paramsFor(version, p, options), options),
+            answers,
+            settings.maxInputRounds());
+    return CallToolResults.fromTree(result);
+  }
+
+  /** Whether a call of tool {@code name} is (or may become) a task, which {@link #callToolAsync} follows. */
+  private boolean mayBeTask(String name) {
+    return era() == ProtocolVersion.Era.MODERN
+        ? settings.tasks().extension()
+        : serverDeclaresTaskToolCalls()
+            && knownTaskSupport(name) == dev.herald.wire.TaskSupport.REQUIRED;
+  }
+
+  /**
+   * The params of a plain {@code tools/call}: {@code name} and a copy of {@code arguments} (an
+   * in-memory peer sees the tree itself, and the caller keeps theirs).
+   */
+  private static ObjectNode toolParams(String name, @Nullable ObjectNode arguments) {
+    ObjectNode params = McpJson.object();
+    params.put("name", name);
+    if (arguments != null) {
+      params.set("arguments", arguments.deepCopy());
+    }
+    return params;
   }
 
   /**
@@ -550,7 +584,7 @@ public final class McpClient implements AutoCloseable {
    */
   public ToolCallHandle callToolAsync(
       String name, @Nullable ObjectNode arguments, CallOptions options) {
-    ObjectNode params = objectOf(CallToolParams.of(name, arguments));
+    ObjectNode params = toolParams(name, arguments);
     if (era() == ProtocolVersion.Era.MODERN && settings.tasks().extension()) {
       // the server may answer with a task (the request declares the extension): follow it
       return new ToolCallHandle(taskCall(params, options, null, true));

@@ -2,7 +2,6 @@ package dev.herald.client;
 
 import dev.herald.session.ProgressRecord;
 import dev.herald.wire.CallToolResult;
-import dev.herald.wire.McpJson;
 import dev.herald.wire.RequestId;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -25,16 +24,14 @@ public final class ToolCallHandle {
   ToolCallHandle(InputRounds call) {
     this.call = call;
     this.task = null;
-    this.result =
-        call.result().thenApply(node -> McpJson.resultFromTree(node, CallToolResult.class));
+    this.result = call.result().thenApply(CallToolResults::fromTree);
   }
 
   /** A call that the server may turn into a task, followed to its final result. */
   ToolCallHandle(TaskCall task) {
     this.call = task.rounds();
     this.task = task;
-    this.result =
-        task.result().thenApply(node -> McpJson.resultFromTree(node, CallToolResult.class));
+    this.result = task.result().thenApply(CallToolResults::fromTree);
   }
 
   /**

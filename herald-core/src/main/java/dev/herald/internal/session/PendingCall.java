@@ -3,7 +3,6 @@ package dev.herald.internal.session;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
-import dev.herald.session.Scheduler;
 import dev.herald.session.TimeoutException;
 import dev.herald.wire.McpException;
 import dev.herald.wire.RequestId;
@@ -32,7 +31,6 @@ final class PendingCall implements OutboundCall {
   private final long idleNanos;
   private final long deadline; // absolute, in ticker nanos; Long.MAX_VALUE when none
   private volatile long lastActivity;
-  private volatile Scheduler.@Nullable Cancellable timer;
   private final java.util.function.@Nullable Consumer<JsonNode> inOrder;
 
   /** Says whether a result hands the progress token on to work that outlives the call (a task). */
@@ -146,15 +144,7 @@ final class PendingCall implements OutboundCall {
     }
   }
 
-  /** Arms (or re-arms) the timer for the nearer of the two clocks. */
-  void armTimer(Scheduler scheduler, long now) {
-    long next = nextDeadline();
-    if (next == Long.MAX_VALUE || done.get()) {
-      return;
-    }
-    timer = scheduler.schedule(() -> engine.checkTimeout(this), Math.max(0, next - now));
-  }
-
+  /** The nearer of the two clocks' deadlines, in ticker nanos; {@link Long#MAX_VALUE} when none. */
   long nextDeadline() {
     long idleAt =
         idleNanos == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(lastActivity, idleNanos);
@@ -198,10 +188,6 @@ final class PendingCall implements OutboundCall {
       @Nullable Runnable beforeCompletion) {
     if (!done.compareAndSet(false, true)) {
       return false;
-    }
-    Scheduler.Cancellable t = timer;
-    if (t != null) {
-      t.cancel();
     }
     if (beforeCompletion != null) {
       beforeCompletion.run();

@@ -77,6 +77,11 @@ final class PendingTable {
     return m == null ? List.of() : m.values();
   }
 
+  /** Whether no call waits now. */
+  boolean isEmpty() {
+    return calls.isEmpty();
+  }
+
   int size() {
     var m = calls;
     return m == null ? 0 : m.size();

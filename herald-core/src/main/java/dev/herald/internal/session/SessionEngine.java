@@ -67,7 +67,14 @@ public final class SessionEngine {
   private final String name;
   private final Duration drainGrace;
 
+  /** Completes a {@link #requestDirect} call where its response is delivered. */
+  private static final java.util.concurrent.Executor DIRECT = Runnable::run;
+
   private final PendingTable pending = new PendingTable();
+
+  /** The one timer of the pending calls' clocks. */
+  private final CallDeadlines deadlines;
+
   private final InboundTable inFlight;
   private final ProgressRegistry progress = new ProgressRegistry();
 
@@ -195,6 +202,7 @@ public final class SessionEngine {
                 };
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
+    this.deadlines = new CallDeadlines(scheduler, ticker, pending, this::checkTimeout);
     this.maxInFlight = b.maxInFlight;
     this.inFlight = new InboundTable(maxInFlight);
     this.progressInterval = b.progressInterval;
@@ -416,13 +424,40 @@ public final class SessionEngine {
       @Nullable RequestId originatedBy,
       java.util.function.@Nullable Consumer<JsonNode> inOrder,
       java.util.function.@Nullable Predicate<JsonNode> keepsProgress) {
+    return request(method, params, options, originatedBy, inOrder, keepsProgress, false);
+  }
+
+  /**
+   * Sends a request whose result future completes on the thread that delivers the response, with
+   * no hand-off, when the call has no progress listener and no sender interceptor (otherwise as
+   * {@link #request(String, ObjectNode, CallOptions, RequestId)}). The future may complete under
+   * the transport's delivery lock: only a caller that waits for it ({@code get}, {@code join}) and
+   * attaches nothing to it may use this. A blocking call then costs the reader one unpark of the
+   * caller instead of two thread starts.
+   *
+   * @throws TransportException if the session is closed
+   */
+  public OutboundCall requestDirect(
+      String method, @Nullable ObjectNode params, CallOptions options) {
+    return request(method, params, options, null, null, null, true);
+  }
+
+  private OutboundCall request(
+      String method,
+      @Nullable ObjectNode params,
+      CallOptions options,
+      @Nullable RequestId originatedBy,
+      java.util.function.@Nullable Consumer<JsonNode> inOrder,
+      java.util.function.@Nullable Predicate<JsonNode> keepsProgress,
+      boolean direct) {
     if (closed) {
       throw new TransportException("session closed");
     }
     CallOptions effective = options.effective(defaultOptions);
     RequestId id = RequestId.of((long) NEXT_ID.getAndAdd(this, 1L));
     long now = ticker.nanos();
-    SerialExecutor callbacks = new SerialExecutor();
+    boolean inline = direct && effective.progress() == null && senders.isEmpty();
+    java.util.concurrent.Executor callbacks = inline ? DIRECT : new SerialExecutor();
     ProgressTracker tracker = null;
     ObjectNode sentParams = params;
     PendingCall[] self = new PendingCall[1];
@@ -485,11 +520,14 @@ public final class SessionEngine {
           progress);
       return call;
     }
-    call.armTimer(scheduler, now);
+    deadlines.watch(call, now);
     try {
       transport.send(new JsonRpcMessage.Request(id, method, sentParams), originatedBy);
     } catch (RuntimeException e) {
       pending.release(call);
+      if (pending.isEmpty()) {
+        deadlines.idle();
+      }
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, asTransportFailure(e), progress);
     }
     return call;
@@ -581,6 +619,9 @@ public final class SessionEngine {
     // Free the entry before the caller can observe the failure; a response racing this removal
     // finds no entry and is counted as late.
     pending.release(call);
+    if (pending.isEmpty()) {
+      deadlines.idle();
+    }
     boolean initialize = McpMethods.INITIALIZE.equals(call.method());
     if (!call.finish(
         how, null, failure, progress, initialize ? null : () -> sendCancellation(call, reason))) {
@@ -622,7 +663,7 @@ public final class SessionEngine {
     long now = ticker.nanos();
     TimeoutException.Clock which = call.expired(now);
     if (which == null) {
-      call.armTimer(scheduler, now);
+      deadlines.watch(call, now);
       return;
     }
     String reason = which == TimeoutException.Clock.IDLE ? "idle timeout" : "timeout";
@@ -687,6 +728,9 @@ public final class SessionEngine {
   private void onResponse(
       RequestId id, @Nullable JsonNode result, JsonRpcMessage.@Nullable ErrorObject error) {
     PendingCall call = pending.take(id);
+    if (pending.isEmpty()) {
+      deadlines.idle();
+    }
     if (call == null) {
       events.responseIgnored(id);
       LOG.log(Level.DEBUG, "[{0}] response to no pending request {1}: ignored", name, id);
@@ -974,7 +1018,7 @@ public final class SessionEngine {
   private void onProgress(@Nullable ObjectNode params) {
     ProgressNotificationParams p;
     try {
-      p = McpJson.fromTree(params, ProgressNotificationParams.class);
+      p = ProgressParams.read(params);
     } catch (McpException e) {
       events.notificationDropped(EventListener.Family.PROGRESS, EventListener.DropReason.MALFORMED);
       LOG.log(Level.DEBUG, "[{0}] malformed progress notification dropped", name);
@@ -1030,6 +1074,7 @@ public final class SessionEngine {
     if (!CLOSED.compareAndSet(this, false, true)) {
       return;
     }
+    deadlines.close();
     // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
     TransportException failure =
         cause instanceof TransportException te

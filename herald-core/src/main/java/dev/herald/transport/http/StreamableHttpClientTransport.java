@@ -28,8 +28,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -86,7 +84,8 @@ import tools.jackson.databind.JsonNode;
  * no {@code GET}, no {@code DELETE}, no resumption; cancelling a request closes its stream.
  * {@link #handshake()} goes back before anything was sent the handshake way.
  *
- * <p><b>Threading.</b> All I/O runs on virtual threads, one per open stream. Frames reach the
+ * <p><b>Threading.</b> Each open event stream is read by a virtual thread of its own; an answer
+ * read whole (one JSON frame) is handled where the HTTP client completes it. Frames reach the
  * receiver one at a time under one lock, in arrival order per stream; none arrive after {@code
  * onClose}. {@link #send} may be called from any thread. {@link #close()} sends {@code DELETE}
  * with the session id (a {@code 405} is fine), cancels every open stream and reports {@code
@@ -101,12 +100,25 @@ public final class StreamableHttpClientTransport implements Transport {
 
   static final System.Logger LOG = System.getLogger("dev.herald.transport.http");
 
+  /**
+   * The executor of the client the transport builds: the JDK client's own tasks (reading a
+   * response, completing its future) run where they arise, on its selector thread or the
+   * sender's, instead of a new thread each (a call's answer took several hand-offs before it
+   * reached its caller). Nothing the transport runs there blocks: a whole-body answer is decoded
+   * and delivered (a response completes its caller's future; an inbound request or notification
+   * is handed on by the session), and every stream is read by a virtual thread of its own.
+   */
+  private static final java.util.concurrent.Executor INLINE = Runnable::run;
+
   /** How long a message after {@code initialized} waits for the standing GET's answer at most. */
   static final Duration STANDING_WAIT = Duration.ofMillis(500);
 
   private final URI uri;
   private final HttpClient client;
-  private final @Nullable ExecutorService ownExecutor;
+
+  /** Whether the transport built {@link #client} and shuts it down on close. */
+  private final boolean ownClient;
+
   private final Map<String, String> headers;
   private final Duration timeout;
   private final int maxEventBytes;
@@ -144,15 +156,15 @@ public final class StreamableHttpClientTransport implements Transport {
     this.workers = new Workers(machine);
     if (b.client != null) {
       this.client = b.client;
-      this.ownExecutor = null;
+      this.ownClient = false;
     } else {
-      this.ownExecutor = Executors.newVirtualThreadPerTaskExecutor();
+      this.ownClient = true;
       this.client =
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
               .connectTimeout(timeout)
               .followRedirects(HttpClient.Redirect.NEVER)
-              .executor(ownExecutor)
+              .executor(INLINE)
               .build();
     }
   }
@@ -559,9 +571,8 @@ public final class StreamableHttpClientTransport implements Transport {
   }
 
   private void releaseClient() {
-    if (ownExecutor != null) {
+    if (ownClient) {
       client.shutdownNow();
-      ownExecutor.shutdown();
     }
   }
 
@@ -616,7 +627,8 @@ public final class StreamableHttpClientTransport implements Transport {
 
     /**
      * The client to use (for TLS, proxies, authenticators, HTTP/2). By default the transport
-     * builds its own HTTP/1.1 client on virtual threads and shuts it down on close; a client
+     * builds its own HTTP/1.1 client, which runs its tasks where they arise (on its selector
+     * thread) instead of on a thread each, and shuts it down on close; a client
      * given here is never shut down by the transport.
      *
      * @throws IllegalStateException if {@link #connectTimeout} was set: set it on this client

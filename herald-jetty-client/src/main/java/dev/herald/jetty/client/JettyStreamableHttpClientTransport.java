@@ -27,11 +27,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import org.eclipse.jetty.client.BytesRequestContent;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.http.HttpCookieStore;
+import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpMethod;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -108,6 +110,9 @@ public final class JettyStreamableHttpClientTransport implements Transport {
   private final ReconnectPolicy reconnect;
   private final boolean openStandingStream;
 
+  /** The {@code Host} header of every request, or null to let Jetty make it (a URI with user info). */
+  private final @Nullable HttpField host;
+
   private final ReentrantLock deliveryLock = new ReentrantLock();
   private volatile @Nullable Receiver receiver;
   private boolean closeReported; // guarded by deliveryLock
@@ -131,6 +136,10 @@ public final class JettyStreamableHttpClientTransport implements Transport {
     this.maxEventBytes = b.maxEventBytes;
     this.reconnect = b.reconnect;
     this.openStandingStream = b.openStandingStream;
+    this.host =
+        uri.getRawUserInfo() == null && uri.getRawAuthority() != null
+            ? new HttpField(HttpHeader.HOST, uri.getRawAuthority())
+            : null;
     if (b.client != null) {
       this.client = b.client;
       this.ownClient = false;
@@ -141,6 +150,9 @@ public final class JettyStreamableHttpClientTransport implements Transport {
       c.setIdleTimeout(0); // a call or a standing stream may be quiet for as long as it likes
       c.setMaxConnectionsPerDestination(1024);
       c.setUserAgentField(null);
+      // no cookies, as on the JDK transport; matching a request against the store costs a URI
+      // per request
+      c.setHttpCookieStore(new HttpCookieStore.Empty());
       try {
         c.start();
       } catch (Exception e) {
@@ -208,7 +220,7 @@ public final class JettyStreamableHttpClientTransport implements Transport {
     Request request =
         request(HttpMethod.POST, "")
             .headers(h -> h.put("Accept", ACCEPT_BOTH))
-            .body(new BytesRequestContent(JSON, MessageCodec.encode(message)));
+            .body(new JsonBody(MessageCodec.encode(message)));
     CompletableFuture<@Nullable Void> sent = new CompletableFuture<>();
     request.onRequestSuccess(r -> sent.complete(null));
     request.onRequestFailure((r, failure) -> sent.completeExceptionally(failure));
@@ -248,6 +260,9 @@ public final class JettyStreamableHttpClientTransport implements Transport {
         .newRequest(uri)
         .method(method)
         .headers(h -> {
+          if (host != null) {
+            h.put(host); // else Jetty builds the request's URI to find it
+          }
           headers.forEach(h::put);
           if (sid != null) {
             h.put(SESSION_ID, sid);
