@@ -79,7 +79,8 @@ final class PendingTable {
 
   /** Whether no call waits now. */
   boolean isEmpty() {
-    return calls.isEmpty();
+    var m = calls;
+    return m == null || m.isEmpty();
   }
 
   int size() {
