@@ -220,17 +220,22 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
           split(
               body,
               (session, rest) -> {
+                // home ("" for none) \n claim date (ms) \n state
                 int nl = ClusterBus.indexOf(rest, 0);
-                if (nl < 0) {
+                int nl2 = nl < 0 ? -1 : ClusterBus.indexOf(rest, nl + 1);
+                if (nl2 < 0) {
                   return;
                 }
-                String home = Redis.string(java.util.Arrays.copyOf(rest, nl));
+                String home = new String(rest, 0, nl, StandardCharsets.UTF_8);
                 try {
+                  long at =
+                      Long.parseLong(
+                          new String(rest, nl + 1, nl2 - nl - 1, StandardCharsets.UTF_8));
                   h.refreshed(
                       session,
-                      SessionStateCodec.decode(
-                          java.util.Arrays.copyOfRange(rest, nl + 1, rest.length)),
-                      home.isEmpty() ? null : home);
+                      SessionStateCodec.decode(Arrays.copyOfRange(rest, nl2 + 1, rest.length)),
+                      home.isEmpty() ? null : home,
+                      at);
                 } catch (IllegalArgumentException e) {
                   // another version's record: the next lookup reads it
                 }
@@ -349,22 +354,23 @@ public final class RedisCluster implements ClusterMember, AutoCloseable {
 
     @Override
     public CompletableFuture<?> stateChanged(
-        String sessionId, SessionState state, @Nullable String homeNode) {
+        String sessionId, SessionState state, @Nullable String homeNode, long claimedAt) {
       // Written from the publishing thread, so the refresh of every node follows the write. A home
-      // claim is dated now, when it is made: written late, it does not undo a later claim.
-      long claimedAt = System.currentTimeMillis();
+      // claim is dated when it is made: written or heard late, it does not undo a later claim.
       return bus.afterPublishes(() -> {
-        String home = directory.write(sessionId, state, homeNode, claimedAt);
-        boolean lost = homeNode != null && !home.equals(homeNode);
+        SessionDirectory.Home home = directory.write(sessionId, state, homeNode, claimedAt);
+        boolean lost = homeNode != null && !home.node().equals(homeNode);
         bus.broadcastNow(
             "state",
             ClusterBus.join(
                 sessionId,
                 ClusterBus.join(
-                    homeNode == null || lost ? "" : homeNode, SessionStateCodec.encode(state))));
+                    homeNode == null || lost ? "" : homeNode,
+                    ClusterBus.join(Long.toString(claimedAt), SessionStateCodec.encode(state)))));
         ClusterHost h = host;
-        if (lost && h != null && !home.isEmpty()) {
-          h.refreshed(sessionId, state, home); // a later claim holds the home: this node is not it
+        if (lost && h != null && !home.node().isEmpty()) {
+          // a later claim holds the home: this node is not it
+          h.refreshed(sessionId, state, home.node(), home.claimedAt());
         }
         return null;
       });

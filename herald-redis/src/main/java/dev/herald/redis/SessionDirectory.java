@@ -52,6 +52,7 @@ final class SessionDirectory {
         redis.callThroughReconnect("read a session", patience, () -> redis.sync().hgetall(key));
     byte[] state = fields.get("state");
     byte[] home = fields.get("home");
+    byte[] homeAt = fields.get("homeAt");
     if (state == null || home == null) {
       return Optional.empty();
     }
@@ -62,15 +63,27 @@ final class SessionDirectory {
     }
     try {
       return Optional.of(
-          new ClusterSeam.SessionRecord(SessionStateCodec.decode(state), Redis.string(home)));
+          new ClusterSeam.SessionRecord(
+              SessionStateCodec.decode(state), Redis.string(home), millis(homeAt)));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
   }
 
+  private static long millis(byte @Nullable [] at) {
+    try {
+      return at == null ? 0 : Long.parseLong(Redis.string(at));
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** A session's home in the directory and when it was claimed (ms; 0 if not dated). */
+  record Home(String node, long claimedAt) {}
+
   /**
    * KEYS: the session. ARGV: state, TTL seconds, home node ("" for none), claim time (ms).
-   * Returns the home recorded after the write.
+   * Returns the home recorded after the write and its claim time, as "home\nclaimedAt".
    */
   private static final Script WRITE =
       new Script(
@@ -83,7 +96,8 @@ final class SessionDirectory {
             end
           end
           redis.call('EXPIRE', KEYS[1], ARGV[2])
-          return redis.call('HGET', KEYS[1], 'home') or ''
+          local home = redis.call('HMGET', KEYS[1], 'home', 'homeAt')
+          return (home[1] or '') .. '\\n' .. (home[2] or '0')
           """);
 
   /**
@@ -92,9 +106,9 @@ final class SessionDirectory {
    * only a claim made no later: a claim whose write was delayed (a busy node's queue) cannot take
    * the home back from a standing GET opened after it on another node.
    *
-   * @return the session's home after the write ("" if none is recorded)
+   * @return the session's home after the write (node "" if none is recorded)
    */
-  String write(
+  Home write(
       String sessionId, SessionState state, @Nullable String homeNode, long claimedAtMillis) {
     String[] keys = {key(sessionId)};
     byte[] home =
@@ -108,7 +122,11 @@ final class SessionDirectory {
                     Redis.bytes(ttlSeconds),
                     Redis.bytes(homeNode == null ? "" : homeNode),
                     Redis.bytes(claimedAtMillis)));
-    return home == null ? "" : Redis.string(home);
+    String h = home == null ? "" : Redis.string(home);
+    int nl = h.indexOf('\n');
+    return nl < 0
+        ? new Home(h, 0)
+        : new Home(h.substring(0, nl), millis(Redis.bytes(h.substring(nl + 1))));
   }
 
   /**

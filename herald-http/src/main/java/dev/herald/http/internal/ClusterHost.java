@@ -38,12 +38,16 @@ public final class ClusterHost {
   }
 
   /**
-   * Another node changed the session's state, and its home unless {@code homeNode} is null: this
-   * node's copy follows.
+   * Another node changed the session's state, and its home unless {@code homeNode} is null (a
+   * home claim made at {@code claimedAt}, ms since the epoch): this node's copy follows. A claim
+   * older than one this node already knows is stale (heard late) and ignored with its state.
    */
   public void refreshed(
-      String sessionId, SessionState state, @org.jspecify.annotations.Nullable String homeNode) {
-    link.refreshed(sessionId, state, homeNode);
+      String sessionId,
+      SessionState state,
+      @org.jspecify.annotations.Nullable String homeNode,
+      long claimedAt) {
+    link.refreshed(sessionId, state, homeNode, claimedAt);
   }
 
   /** Another node asks to follow a stream this node produces (its client resumed there). */

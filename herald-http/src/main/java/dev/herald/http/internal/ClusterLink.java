@@ -100,9 +100,11 @@ final class ClusterLink {
     if (state.isEmpty()) {
       return;
     }
-    boolean claim = s.takeHomeClaim();
+    long claimedAt = System.currentTimeMillis();
+    boolean claim = s.takeHomeClaim() && claimHere(s, ss, claimedAt);
     CompletableFuture<?> done =
-        seam.stateChanged(s.id, state.get().withOwner(s.ownerParty()), claim ? nodeId() : null);
+        seam.stateChanged(
+            s.id, state.get().withOwner(s.ownerParty()), claim ? nodeId() : null, claimedAt);
     if (claim) {
       done.whenComplete((ok, failure) -> {
         if (failure != null) {
@@ -141,11 +143,8 @@ final class ClusterLink {
     if (s.homeNode() == null) {
       return;
     }
-    s.homeNode(null);
-    ServerSession ss = s.serverSession();
-    if (ss != null) {
-      ClusterAccess.get().home(ss, true);
-    }
+    // dated now, under the lock: a claim made before it and heard after it is then ignored
+    moveHome(s, nodeId(), System.currentTimeMillis());
     s.claimHome();
     record(s);
   }
@@ -224,13 +223,16 @@ final class ClusterLink {
     boolean home = record.homeNode().equals(nodeId());
     s.homeNode(home ? null : record.homeNode());
     s.connectReplica(record.state(), home);
+    if (record.homeClaimedAt() > 0) {
+      moveHome(s, record.homeNode(), record.homeClaimedAt()); // its date: later claims only
+    }
     // A change recorded by another node while this copy was being made was told to the nodes
     // holding a copy, not yet to this one: read the state once more now that it is registered,
     // before the copy serves anything (so the read cannot undo a change made here).
     try {
       seam.lookup(id)
           .get(LOOKUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-          .ifPresent(r -> refreshed(id, r.state(), null));
+          .ifPresent(r -> refreshed(id, r.state(), null, 0));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
@@ -347,20 +349,69 @@ final class ClusterLink {
             }));
   }
 
-  void refreshed(String sessionId, SessionState state, @Nullable String homeNode) {
+  /**
+   * Another node changed the session's state, and its home unless {@code homeNode} is null. A home
+   * claim older than the one this node knows (made before it, heard after it: a busy node's
+   * message, or a queue behind) is ignored with the state it carries, which is no newer: applied,
+   * it would close the client's standing GET on the real home.
+   */
+  void refreshed(String sessionId, SessionState state, @Nullable String homeNode, long claimedAt) {
     HttpSession s = endpoint.sessions.get(sessionId);
     ServerSession ss = s == null ? null : s.serverSession();
     if (s == null || ss == null || s.isClosed()) {
       return;
     }
+    if (homeNode != null && claimedAt < s.homeClaimedAt()) {
+      return; // stale (checked again under the lock, below)
+    }
     ClusterAccess.get().refresh(ss, state);
-    if (homeNode == null) {
-      return; // the home did not change
+    if (homeNode != null) {
+      moveHome(s, homeNode, claimedAt);
+    }
+  }
+
+  /**
+   * This node's own home claim for {@code s}, dated {@code at}: taken unless this node is no
+   * longer the home (a later claim moved it; retrying an unrecorded claim must not take it back).
+   */
+  private static boolean claimHere(HttpSession s, ServerSession ss, long at) {
+    s.homeLock.lock();
+    try {
+      if (s.homeNode() != null) {
+        return false;
+      }
+      s.homeClaimedAt(Math.max(at, s.homeClaimedAt()));
+      ClusterAccess.get().home(ss, true);
+      return true;
+    } finally {
+      s.homeLock.unlock();
+    }
+  }
+
+  /**
+   * The session's home is {@code homeNode} by a claim made at {@code claimedAt}, unless this node
+   * knows a later claim. When the home moved away from this node, its standing connection is
+   * closed (the client's GET is on the new home now).
+   */
+  private void moveHome(HttpSession s, String homeNode, long claimedAt) {
+    ServerSession ss = s.serverSession();
+    if (ss == null) {
+      return;
     }
     boolean home = homeNode.equals(nodeId());
-    boolean wasHome = s.homeNode() == null;
-    s.homeNode(home ? null : homeNode);
-    ClusterAccess.get().home(ss, home);
+    boolean wasHome;
+    s.homeLock.lock();
+    try {
+      if (claimedAt < s.homeClaimedAt()) {
+        return; // a later claim is known here: this one is stale
+      }
+      s.homeClaimedAt(claimedAt);
+      wasHome = s.homeNode() == null;
+      s.homeNode(home ? null : homeNode);
+      ClusterAccess.get().home(ss, home);
+    } finally {
+      s.homeLock.unlock();
+    }
     if (wasHome && !home) {
       SseStream standing = s.standingIfOpen();
       if (standing != null) {

@@ -39,10 +39,15 @@ public interface ClusterSeam {
    * The session's state changed on this node: record it and tell the other nodes. {@code
    * homeNode} is this node when it takes the session's standing stream (the session started here,
    * or a GET opened here), else null: the home is left as it is, so a late write from a node that
-   * lost the stream cannot take it back. The future completes once recorded.
+   * lost the stream cannot take it back. {@code claimedAt} dates the home claim (ms since the
+   * epoch; unused without one): a claim replaces only an older one, in the directory and on every
+   * node that hears of it. The future completes once recorded.
    */
   CompletableFuture<?> stateChanged(
-      String sessionId, SessionState state, @org.jspecify.annotations.Nullable String homeNode);
+      String sessionId,
+      SessionState state,
+      @org.jspecify.annotations.Nullable String homeNode,
+      long claimedAt);
 
   /** An unsolicited message for a session whose standing stream is held by {@code homeNode}. */
   void relay(String sessionId, String homeNode, byte[] json);
@@ -127,6 +132,14 @@ public interface ClusterSeam {
    */
   record StreamRecord(String node, String failure) {}
 
-  /** A session's record in the directory: its state and the node holding its standing stream. */
-  record SessionRecord(SessionState state, String homeNode) {}
+  /**
+   * A session's record in the directory: its state, the node holding its standing stream, and
+   * when that node claimed it (ms since the epoch on the claiming node's clock; 0 if unknown).
+   */
+  record SessionRecord(SessionState state, String homeNode, long homeClaimedAt) {
+    /** A record whose home claim is not dated. */
+    public SessionRecord(SessionState state, String homeNode) {
+      this(state, homeNode, 0);
+    }
+  }
 }

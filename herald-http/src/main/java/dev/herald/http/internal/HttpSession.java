@@ -198,6 +198,24 @@ public final class HttpSession {
     this.homeNode = node;
   }
 
+  /** Guards a change of {@link #homeNode} together with the date of the claim behind it. */
+  final java.util.concurrent.locks.ReentrantLock homeLock =
+      new java.util.concurrent.locks.ReentrantLock();
+
+  /**
+   * The date of the latest home claim this node knows (ms since the epoch, the claiming node's
+   * clock; 0: none); guarded by {@link #homeLock}.
+   */
+  private long homeClaimedAt;
+
+  long homeClaimedAt() {
+    return homeClaimedAt;
+  }
+
+  void homeClaimedAt(long at) {
+    this.homeClaimedAt = at;
+  }
+
   /** The standing stream, if one was made. */
   @Nullable SseStream standingIfOpen() {
     return standing;

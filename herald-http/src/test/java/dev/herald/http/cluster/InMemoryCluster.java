@@ -92,13 +92,14 @@ final class InMemoryCluster {
 
     @Override
     public CompletableFuture<?> stateChanged(
-        String sessionId, SessionState state, @Nullable String homeNode) {
+        String sessionId, SessionState state, @Nullable String homeNode, long claimedAt) {
       directory.compute(
           sessionId,
           (k, old) ->
-              new SessionRecord(
-                  state, homeNode != null ? homeNode : old == null ? id : old.homeNode()));
-      others().forEach(n -> n.host.refreshed(sessionId, state, homeNode));
+              homeNode != null || old == null
+                  ? new SessionRecord(state, homeNode != null ? homeNode : id, claimedAt)
+                  : new SessionRecord(state, old.homeNode(), old.homeClaimedAt()));
+      others().forEach(n -> n.host.refreshed(sessionId, state, homeNode, claimedAt));
       return CompletableFuture.completedFuture(null);
     }
 
