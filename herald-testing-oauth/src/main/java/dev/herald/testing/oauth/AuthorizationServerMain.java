@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -168,49 +169,53 @@ public class AuthorizationServerMain {
             ttl,
             List.of("introspect"),
             OAuth2TokenFormat.SELF_CONTAINED));
-    RegisteredClient.Builder pub =
-        RegisteredClient.withId(UUID.randomUUID().toString())
-            .clientId(AuthorizationServerProcess.PUBLIC_CLIENT_ID)
-            .clientAuthenticationMethod(ClientAuthenticationMethod.NONE)
-            .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-            .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
-            .redirectUri(AuthorizationServerProcess.REDIRECT_URI)
-            .scopes(s -> s.addAll(scopes))
-            .clientSettings(
-                ClientSettings.builder()
-                    .requireProofKey(true)
-                    .requireAuthorizationConsent(false)
-                    .build())
-            .tokenSettings(TokenSettings.builder().accessTokenTimeToLive(ttl).build());
+    List<String> redirects = new ArrayList<>();
+    redirects.add(AuthorizationServerProcess.REDIRECT_URI);
     for (String uri : env.getProperty("herald.redirect-uris", "").split(",", -1)) {
       if (!uri.isBlank()) {
-        pub.redirectUri(uri.strip());
+        redirects.add(uri.strip());
       }
     }
-    clients.add(pub.build());
-    RegisteredClient.Builder web =
-        RegisteredClient.withId(UUID.randomUUID().toString())
-            .clientId(AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID)
-            .clientSecret("{noop}" + AuthorizationServerProcess.CONFIDENTIAL_CLIENT_SECRET)
-            .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
-            .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST)
-            .authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
-            .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
-            .redirectUri(AuthorizationServerProcess.REDIRECT_URI)
-            .scopes(s -> s.addAll(scopes))
-            .clientSettings(
-                ClientSettings.builder()
-                    .requireProofKey(true)
-                    .requireAuthorizationConsent(false)
-                    .build())
-            .tokenSettings(TokenSettings.builder().accessTokenTimeToLive(ttl).build());
-    for (String uri : env.getProperty("herald.redirect-uris", "").split(",", -1)) {
-      if (!uri.isBlank()) {
-        web.redirectUri(uri.strip());
-      }
-    }
-    clients.add(web.build());
+    clients.add(browser(AuthorizationServerProcess.PUBLIC_CLIENT_ID, null, ttl, scopes, redirects));
+    clients.add(
+        browser(
+            AuthorizationServerProcess.CONFIDENTIAL_CLIENT_ID,
+            AuthorizationServerProcess.CONFIDENTIAL_CLIENT_SECRET,
+            ttl,
+            scopes,
+            redirects));
     return new InMemoryRegisteredClientRepository(clients);
+  }
+
+  /**
+   * A client of the authorization code grant with PKCE and refresh tokens: public (no secret,
+   * authentication {@code none}) or confidential (a secret, basic or post).
+   */
+  private static RegisteredClient browser(
+      String id,
+      @Nullable String secret,
+      Duration ttl,
+      List<String> scopes,
+      List<String> redirects) {
+    RegisteredClient.Builder b = RegisteredClient.withId(UUID.randomUUID().toString()).clientId(id);
+    if (secret == null) {
+      b.clientAuthenticationMethod(ClientAuthenticationMethod.NONE);
+    } else {
+      b.clientSecret("{noop}" + secret)
+          .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_BASIC)
+          .clientAuthenticationMethod(ClientAuthenticationMethod.CLIENT_SECRET_POST);
+    }
+    return b.authorizationGrantType(AuthorizationGrantType.AUTHORIZATION_CODE)
+        .authorizationGrantType(AuthorizationGrantType.REFRESH_TOKEN)
+        .redirectUris(uris -> uris.addAll(redirects))
+        .scopes(s -> s.addAll(scopes))
+        .clientSettings(
+            ClientSettings.builder()
+                .requireProofKey(true)
+                .requireAuthorizationConsent(false)
+                .build())
+        .tokenSettings(TokenSettings.builder().accessTokenTimeToLive(ttl).build())
+        .build();
   }
 
   private static RegisteredClient machine(
