@@ -12,18 +12,28 @@ import org.jspecify.annotations.Nullable;
  * The standing-stream events of one server-wide fan-out, held back and stored together (docs/scale-out.md,
  * "Fan-out: exactly once per session"): each stream numbers its event and waits for the batch
  * ({@link SseStream#publish}); the batch stores up to {@link #CHUNK} events in one call to the store
- * and then has each stream write its event ({@link SseStream#stored}), in order. Only the thread
+ * and then has each stream write its event ({@link SseStream#stored}), in order. The first call
+ * holds only {@link #FIRST} events, so the first sessions hear of the change soon. Only the thread
  * running the fan-out touches it.
  */
 final class AppendBatch implements FanOut.Batch {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
 
-  /** Events stored per call: bounds the wait of the first session and the batch's memory. */
+  /** Events stored per call at most: bounds the batch's memory and the wait of its last stream. */
   static final int CHUNK = 256;
+
+  /**
+   * Events in the first call: small, so the first sessions of a fan-out do not wait for a whole
+   * chunk of scripts; each later call holds four times as many, up to {@link #CHUNK}.
+   */
+  static final int FIRST = 16;
 
   private final BatchAppends store;
   private final List<SseStream> streams = new ArrayList<>();
   private final List<BatchAppends.Event> events = new ArrayList<>();
+
+  /** How many events the next call stores: {@link #FIRST}, then growing to {@link #CHUNK}. */
+  private int limit = FIRST;
 
   private AppendBatch(BatchAppends store) {
     this.store = store;
@@ -47,9 +57,10 @@ final class AppendBatch implements FanOut.Batch {
     events.add(new BatchAppends.Event(sessionId, stream.id, seq, json));
   }
 
-  /** Stores what it holds once a chunk is full (called with no stream lock held). */
+  /** Stores what it holds once this call's share is full (called with no stream lock held). */
   void finishIfFull() {
-    if (events.size() >= CHUNK) {
+    if (events.size() >= limit) {
+      limit = Math.min(CHUNK, limit * 4);
       finish();
     }
   }
