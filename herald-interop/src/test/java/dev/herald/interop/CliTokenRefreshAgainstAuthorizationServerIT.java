@@ -3,18 +3,10 @@ package dev.herald.interop;
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.auth.ProtectedResource;
 import dev.herald.client.auth.StoredGrant;
 import dev.herald.client.auth.TokenStore;
-import dev.herald.http.McpHttpServer;
 import dev.herald.interop.CliLoginAgainstAuthorizationServerIT.Cli;
-import dev.herald.oauth.JwtTokenVerifier;
-import dev.herald.server.McpServer;
 import dev.herald.testing.oauth.AuthorizationServerProcess;
-import dev.herald.wire.CallToolResult;
-import dev.herald.wire.Tool;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,68 +35,26 @@ class CliTokenRefreshAgainstAuthorizationServerIT {
   private static final Duration SLOW_USER = Duration.ofSeconds(45);
 
   private static AuthorizationServerProcess as;
-  private static JwtTokenVerifier verifier;
-  private static McpHttpServer http;
+  private static ProtectedDeployServer server;
   private static URI endpoint;
-  private static final AtomicInteger deployed = new AtomicInteger();
+  private static AtomicInteger deployed;
 
   @TempDir static Path home;
 
   @BeforeAll
   static void start() throws Exception {
-    as = AuthorizationServerProcess.builder().autoLogin(true).tokenTtl(TOKEN_TTL).start();
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    endpoint = URI.create("http://127.0.0.1:" + port + "/mcp");
-    McpServer mcpServer =
-        McpServer.builder()
-            .info("protected", "1.0")
-            .tool(
-                Tool.builder("deploy").description("needs tools:call").build(),
-                call -> {
-                  deployed.incrementAndGet();
-                  return CallToolResult.text(
-                      "deployed by "
-                          + call.context().principal().map(p -> p.subject()).orElse("-"));
-                })
-            .toolScopes("deploy", "tools:call")
-            .build();
-    verifier =
-        JwtTokenVerifier.builder()
-            .issuer(as.issuer())
-            .audience(endpoint.toString())
-            .jwksUri(as.jwksUri())
-            .timeout(Duration.ofSeconds(60))
-            .connectTimeout(Duration.ofSeconds(30))
-            .build();
-    http =
-        McpHttpServer.builder()
-            .server(mcpServer)
-            .port(port)
-            .authorization(
-                ProtectedResource.builder()
-                    .resource(endpoint)
-                    .verifier(verifier)
-                    .authorizationServers(URI.create(as.issuer()))
-                    .scopesSupported("tools:read", "tools:call")
-                    .challengeScopes("tools:read", "tools:call")
-                    .build())
-            .build()
-            .start();
+    server =
+        ProtectedDeployServer.start(
+            AuthorizationServerProcess.builder().autoLogin(true).tokenTtl(TOKEN_TTL));
+    as = server.as;
+    endpoint = server.endpoint;
+    deployed = server.deployed;
   }
 
   @AfterAll
-  static void stop() throws Exception {
-    if (http != null) {
-      http.close();
-    }
-    if (verifier != null) {
-      verifier.close();
-    }
-    if (as != null) {
-      as.close();
+  static void stop() {
+    if (server != null) {
+      server.close();
     }
   }
 
