@@ -344,32 +344,12 @@ public final class FanoutHarness {
     return sum;
   }
 
-  /** Commands Redis has run so far ({@code INFO commandstats}, summed), through redis-cli. */
+  /** Commands Redis has run so far, all commands summed. */
   private long redisCalls() throws IOException, InterruptedException {
-    URI u = URI.create(java.util.Objects.requireNonNull(redisUri));
-    Process p =
-        new ProcessBuilder(
-                "redis-cli",
-                "-h",
-                u.getHost(),
-                "-p",
-                Integer.toString(u.getPort()),
-                "info",
-                "commandstats")
-            .redirectErrorStream(true)
-            .start();
     long sum = 0;
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        int at = line.indexOf(":calls=");
-        if (line.startsWith("cmdstat_") && at > 0) {
-          int end = line.indexOf(',', at);
-          sum += Long.parseLong(line.substring(at + 7, end < 0 ? line.length() : end));
-        }
-      }
+    for (long calls : RedisCommandStats.read(java.util.Objects.requireNonNull(redisUri)).values()) {
+      sum += calls;
     }
-    p.waitFor(10, TimeUnit.SECONDS);
     return sum;
   }
 

@@ -336,35 +336,9 @@ public final class ProgressClusterHarness {
     throw new IOException("the stream ended after " + seen + " of " + count + " notifications");
   }
 
-  /** Commands Redis has run so far, by command ({@code INFO commandstats}), through redis-cli. */
+  /** Commands Redis has run so far, by command. */
   private Map<String, Long> commandStats() throws IOException, InterruptedException {
-    URI u = URI.create(redisUri);
-    Process p =
-        new ProcessBuilder(
-                "redis-cli",
-                "-h",
-                u.getHost(),
-                "-p",
-                Integer.toString(u.getPort()),
-                "info",
-                "commandstats")
-            .redirectErrorStream(true)
-            .start();
-    Map<String, Long> m = new TreeMap<>();
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        int at = line.indexOf(":calls=");
-        if (line.startsWith("cmdstat_") && at > 0) {
-          int end = line.indexOf(',', at);
-          m.put(
-              line.substring(8, at),
-              Long.parseLong(line.substring(at + 7, end < 0 ? line.length() : end)));
-        }
-      }
-    }
-    p.waitFor(10, TimeUnit.SECONDS);
-    return m;
+    return RedisCommandStats.read(redisUri);
   }
 
   /** {@code now - before} by command, less the {@code INFO} that read {@code before}. */
