@@ -61,7 +61,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * --nodes K --redis-uri URI}: Herald as K nodes of one cluster on that Redis (docs/scale-out.md),
  * each its own child JVM; session k is made on node k mod K and its GET opened on the next node,
  * the change is made on node 0, heap and CPU are the nodes' sums, and each change's Redis
- * commands are counted ({@code INFO commandstats} through {@code redis-cli}).
+ * commands are counted ({@code INFO commandstats} through {@code redis-cli}). With {@code
+ * --balancer haproxy} the nodes sit behind a real HAProxy (round robin over every request, no
+ * stickiness): every session's POSTs and GET go to the balancer, which picks their nodes.
  */
 public final class FanoutHarness {
   static final String MARKER = "notifications/tools/list_changed";
@@ -74,6 +76,13 @@ public final class FanoutHarness {
   private final int nodes;
 
   private final @org.jspecify.annotations.Nullable String redisUri;
+
+  /**
+   * Whether Herald's clients go through a real HAProxy in front of its nodes (round robin, no
+   * stickiness) instead of to the nodes directly.
+   */
+  private final boolean balancer;
+
   private final int rounds;
   private final int warmup;
   private final List<String> targets;
@@ -91,6 +100,11 @@ public final class FanoutHarness {
     if (nodes > 1 && redisUri == null) {
       throw new IllegalArgumentException("--nodes " + nodes + " needs --redis-uri");
     }
+    String lb = o.getOrDefault("balancer", "none");
+    if (!lb.equals("none") && !lb.equals("haproxy")) {
+      throw new IllegalArgumentException("--balancer is none or haproxy, was " + lb);
+    }
+    this.balancer = lb.equals("haproxy");
     this.rounds = Integer.parseInt(o.getOrDefault("rounds", "5"));
     this.warmup = Integer.parseInt(o.getOrDefault("warmup", "3"));
     this.targets = List.of(o.getOrDefault("targets", "herald,ceiling").split(","));
@@ -117,7 +131,7 @@ public final class FanoutHarness {
       String a = args[i];
       if (!a.startsWith("--") || i + 1 >= args.length) {
         System.err.println(
-            "usage: FanoutHarness [--sessions N] [--nodes K --redis-uri URI] [--rounds R] [--warmup W] [--targets herald,ceiling]"
+            "usage: FanoutHarness [--sessions N] [--nodes K --redis-uri URI] [--rounds R] [--warmup W] [--balancer haproxy] [--targets herald,ceiling]"
                 + " [--debounce-ms MS] [--child-heap 512m] [--open-concurrency C] [--timeout-s S] [--json FILE]");
         System.exit(2);
       }
@@ -194,6 +208,7 @@ public final class FanoutHarness {
     int k = target.equals("herald") ? nodes : 1;
     out.printf(Locale.ROOT, "%n[%s] starting %d child JVM(s)%n", target, k);
     List<Child> children = new ArrayList<>();
+    dev.herald.testing.@org.jspecify.annotations.Nullable HaproxyProcess lb = null;
     try (ExecutorServiceCloser ex =
             new ExecutorServiceCloser(Executors.newVirtualThreadPerTaskExecutor());
         HttpClient http =
@@ -202,6 +217,8 @@ public final class FanoutHarness {
                 .connectTimeout(Duration.ofSeconds(10))
                 .executor(ex.executor)
                 .build()) {
+      boolean viaBalancer = balancer && target.equals("herald");
+      int lbPort = viaBalancer ? dev.herald.testing.RedisProcess.freePort() : 0;
       for (int i = 0; i < k; i++) {
         children.add(
             Child.start(
@@ -211,13 +228,22 @@ public final class FanoutHarness {
                 debounceMs,
                 sessions + 100,
                 k > 1 ? redisUri : null,
+                viaBalancer ? "127.0.0.1:" + lbPort : null,
                 deadlineNanos));
       }
       Child child = children.get(0); // the node where the catalog changes
       List<URI> bases = new ArrayList<>();
+      List<Integer> ports = new ArrayList<>();
       for (Child c : children) {
         c.checkClock();
         bases.add(URI.create("http://127.0.0.1:" + c.port + "/mcp"));
+        ports.add(c.port);
+      }
+      if (viaBalancer) {
+        // every session's POSTs and GET go through the balancer, each to whichever node is next
+        lb = dev.herald.testing.HaproxyProcess.start(lbPort, ports, 2 * sessions + 200);
+        bases = List.of(lb.uri("/mcp"));
+        out.printf(Locale.ROOT, "[%s] clients go through HAProxy on port %d%n", target, lbPort);
       }
       int total = warmup + rounds;
 
@@ -315,7 +341,7 @@ public final class FanoutHarness {
       // whose end it never saw (seen with three nodes).
       http.shutdownNow();
       return new Result(
-          target + (k > 1 ? " x" + k + " nodes" : ""),
+          target + (k > 1 ? " x" + k + " nodes" : "") + (viaBalancer ? " behind HAProxy" : ""),
           sessions,
           baseline,
           loaded,
@@ -324,6 +350,9 @@ public final class FanoutHarness {
     } finally {
       for (Child c : children) {
         c.close();
+      }
+      if (lb != null) {
+        lb.close();
       }
     }
   }
@@ -742,11 +771,15 @@ public final class FanoutHarness {
         int debounceMs,
         int maxSessions,
         @org.jspecify.annotations.Nullable String redisUri,
+        @org.jspecify.annotations.Nullable String balancerHost,
         long deadline)
         throws IOException {
       String java = ProcessHandle.current().info().command().orElse("java");
       List<String> cmd =
           new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-XX:+UseG1GC", "-Xss512k"));
+      if (balancerHost != null) {
+        cmd.add("-Dfanout.allowHost=" + balancerHost); // the Host header the balancer passes on
+      }
       String extra = System.getProperty("fanout.childJvmArgs", "").trim(); // e.g. a JFR recording
       if (!extra.isEmpty()) {
         cmd.addAll(List.of(extra.split("\\s+")));

@@ -161,6 +161,10 @@ final class FanoutServer {
       if (cluster != null) {
         b.cluster(cluster);
       }
+      String balancer = System.getProperty("fanout.allowHost");
+      if (balancer != null) {
+        b.allowedHosts(balancer); // behind a balancer, Host names the balancer
+      }
       this.http = b.build().start();
     }
 

@@ -8,6 +8,7 @@ import dev.herald.client.McpClient;
 import dev.herald.client.ToolCallHandle;
 import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
+import dev.herald.testing.HaproxyProcess;
 import dev.herald.testing.HeraldJar;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
@@ -52,19 +53,18 @@ class ClusterBehindHaproxyIT {
   /** A node's JVM loads Netty and Lettuce before it listens: slow on a busy machine. */
   private static final Duration START = Duration.ofSeconds(300);
 
-  private static final String HAPROXY = "/usr/sbin/haproxy";
-
   private static RedisProcess redis;
   private static final List<Process> processes = new ArrayList<>();
   private static final List<Process> nodes = new ArrayList<>();
   private static final List<Integer> ports = new ArrayList<>();
   private static Path dir;
   private static URI balancer;
+  private static HaproxyProcess haproxy;
 
   @BeforeAll
   static void startCluster() throws Exception {
     Assumptions.assumeTrue(RedisProcess.installed(), "redis-server is not installed");
-    Assumptions.assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
+    Assumptions.assumeTrue(HaproxyProcess.installed(), "haproxy is not installed");
     redis = RedisProcess.start();
     dir = Files.createTempDirectory("herald-cluster-it");
     int lb = RedisProcess.freePort();
@@ -90,40 +90,8 @@ class ClusterBehindHaproxyIT {
     for (int port : ports) {
       eventually(START, () -> listening(port), "node on port " + port + " is up");
     }
-    StringBuilder cfg =
-        new StringBuilder(
-            """
-            global
-              maxconn 2048
-            defaults
-              mode http
-              option http-server-close
-              timeout connect 5s
-              timeout client 120s
-              timeout server 120s
-              timeout http-request 30s
-            frontend mcp
-              bind 127.0.0.1:%d
-              default_backend nodes
-            backend nodes
-              balance roundrobin
-              option redispatch
-              retries 3
-              default-server check inter 500ms fall 2 rise 2
-            """
-                .formatted(lb));
-    for (int i = 0; i < 3; i++) {
-      cfg.append("  server n").append(i).append(" 127.0.0.1:").append(ports.get(i)).append('\n');
-    }
-    Path config = dir.resolve("haproxy.cfg");
-    Files.writeString(config, cfg.toString());
-    processes.add(
-        new ProcessBuilder(HAPROXY, "-f", config.toString(), "-db")
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("haproxy.log").toFile())
-            .start());
-    eventually(WAIT, () -> listening(lb), "haproxy is up");
-    balancer = URI.create("http://127.0.0.1:" + lb + "/mcp");
+    haproxy = HaproxyProcess.start(lb, ports, 2048);
+    balancer = haproxy.uri("/mcp");
   }
 
   @AfterAll
@@ -133,6 +101,9 @@ class ClusterBehindHaproxyIT {
     }
     for (Process p : processes) {
       p.waitFor(20, TimeUnit.SECONDS);
+    }
+    if (haproxy != null) {
+      haproxy.close();
     }
     if (redis != null) {
       redis.close();
