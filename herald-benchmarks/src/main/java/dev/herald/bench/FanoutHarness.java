@@ -241,7 +241,7 @@ public final class FanoutHarness {
       }
       if (viaBalancer) {
         // every session's POSTs and GET go through the balancer, each to whichever node is next
-        lb = dev.herald.testing.HaproxyProcess.start(lbPort, ports, 2 * sessions + 200);
+        lb = dev.herald.testing.HaproxyProcess.start(lbPort, ports, sessions + 200);
         bases = List.of(lb.uri("/mcp"));
         out.printf(Locale.ROOT, "[%s] clients go through HAProxy on port %d%n", target, lbPort);
       }
@@ -607,8 +607,17 @@ public final class FanoutHarness {
               b.build(),
               info -> {
                 if (info.statusCode() != 200) {
-                  failure.compareAndSet(
-                      null, new IllegalStateException("GET " + k + ": HTTP " + info.statusCode()));
+                  // said with the server's answer, and the slot freed so that open() reports it
+                  return HttpResponse.BodySubscribers.mapping(
+                      HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8),
+                      body -> {
+                        failure.compareAndSet(
+                            null,
+                            new IllegalStateException(
+                                "GET " + k + ": HTTP " + info.statusCode() + " " + body));
+                        streaming.run();
+                        return null;
+                      });
                 }
                 return HttpResponse.BodySubscribers.fromLineSubscriber(lines);
               })

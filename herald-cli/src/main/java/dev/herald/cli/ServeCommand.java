@@ -10,9 +10,12 @@ import dev.herald.session.EventListener;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code herald serve}: the demo fixture (docs/fixture.md) for MCP Inspector, Claude
@@ -36,6 +39,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @ArgGroup(exclusive = true)
   Mode mode;
+
+  @Spec CommandSpec spec;
 
   @Option(
       names = "--host",
@@ -62,6 +67,23 @@ final class ServeCommand implements Callable<Integer> {
           "Also accept requests whose Host header is this, as name:port (repeatable; '*' accepts"
               + " any): behind a load balancer, the name clients use.")
   String[] hosts = {};
+
+  @Option(
+      names = "--max-sessions",
+      paramLabel = "N",
+      description =
+          "With --port: most open sessions on this server; an initialize beyond it is refused"
+              + " with 503 (default 1024).")
+  @Nullable Integer maxSessions;
+
+  @Option(
+      names = "--max-sessions-per-client",
+      paramLabel = "N",
+      description =
+          "With --port: most open sessions one client address may hold; one beyond it is refused"
+              + " with 429 (default 64). Behind a load balancer every client has the balancer's"
+              + " address: raise it there.")
+  @Nullable Integer maxSessionsPerClient;
 
   @Option(
       names = "--redis",
@@ -164,6 +186,13 @@ final class ServeCommand implements Callable<Integer> {
       DemoFixture.server(EventListener.NONE, eras.served).serveStdio();
       return 0;
     }
+    for (Integer limit : new Integer[] {maxSessions, maxSessionsPerClient}) {
+      if (limit != null && limit < 1) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(),
+            "--max-sessions and --max-sessions-per-client must be at least 1, was " + limit);
+      }
+    }
     RedisCluster cluster = redis == null ? null : joinCluster(redis);
     // A cluster node keeps its tasks in Redis: readable from every node, and failed by the others
     // when this node dies.
@@ -182,6 +211,12 @@ final class ServeCommand implements Callable<Integer> {
             .path(path)
             .allowedOrigins(origins)
             .allowedHosts(hosts);
+    if (maxSessions != null) {
+      builder.maxSessions(maxSessions);
+    }
+    if (maxSessionsPerClient != null) {
+      builder.maxSessionsPerClient(maxSessionsPerClient);
+    }
     if (cluster != null) {
       builder.cluster(cluster);
     }

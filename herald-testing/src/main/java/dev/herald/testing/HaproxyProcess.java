@@ -79,7 +79,7 @@ public final class HaproxyProcess implements AutoCloseable {
                 retries 3
                 default-server check inter 500ms fall 2 rise 2
               """
-                  .formatted(2 * maxConnections + 64, port, maxConnections));
+                  .formatted(maxConnections + 64, port, maxConnections));
       for (int i = 0; i < backends.size(); i++) {
         cfg.append("  server n").append(i).append(" 127.0.0.1:").append(backends.get(i));
         cfg.append('\n');
