@@ -18,6 +18,13 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  * a longer run.
  */
 public final class TableChecks {
+  /**
+   * How long one invocation of a scenario may run before Lincheck calls it hung (its default is
+   * 10 s). Lincheck instruments classes during the first invocations; on a machine whose cores are
+   * busy with other work that alone took longer than 10 s once, a false "hung" failure.
+   */
+  static final long INVOCATION_TIMEOUT_MS = 120_000;
+
   /** Multiplies the number of scenarios of both modes; 1 in the test command. */
   static final int SCALE = Math.max(1, Integer.getInteger("herald.lincheck.scale", 1));
 
@@ -69,6 +76,8 @@ public final class TableChecks {
         .actorsPerThread(3)
         .actorsBefore(1)
         .actorsAfter(1)
+        // Kotlin-internal in Lincheck 3.7 (no public setter), hence the mangled name
+        .invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS)
         .check(table);
     long modelChecked = System.nanoTime();
     new StressOptions()
@@ -78,6 +87,7 @@ public final class TableChecks {
         .actorsPerThread(3)
         .actorsBefore(1)
         .actorsAfter(1)
+        .invocationTimeout$lincheck(INVOCATION_TIMEOUT_MS)
         .check(table);
     System.out.printf(
         "%s: model checking %d ms, stress %d ms (scale %d)%n",
