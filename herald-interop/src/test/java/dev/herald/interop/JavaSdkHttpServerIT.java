@@ -34,7 +34,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +58,7 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link JavaSdkPeer}; in-process, on Herald's Jackson, the SDK cannot serialize
  * {@code elicitation/create}). One server process per test, so counters and tool lists start fresh.
  */
-@Timeout(30)
+@Timeout(180) // a fresh SDK server JVM per test: slow to start when the cores are busy
 class JavaSdkHttpServerIT {
 
   private JavaSdkPeer.HttpServer server;
@@ -270,24 +269,8 @@ class JavaSdkHttpServerIT {
       client.callTool("touch", args());
       eventually(() -> changes.get() == 1, "tools/list_changed");
       assertThat(client.stale(McpClient.Area.TOOLS)).isTrue();
-      List<CompletableFuture<List<Tool>>> callers = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        callers.add(
-            CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return client.tools();
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                },
-                r -> Thread.ofVirtual().start(r)));
-      }
-      for (var c : callers) {
-        assertThat(c.get(10, TimeUnit.SECONDS))
-            .hasSize(before.size() + 1)
-            .extracting(Tool::name)
-            .contains("dummy_1");
+      for (List<Tool> listed : ConcurrentListing.tools(client, 8)) {
+        assertThat(listed).hasSize(before.size() + 1).extracting(Tool::name).contains("dummy_1");
       }
       assertThat(client.fetchCount(McpClient.Area.TOOLS))
           .as("one refetch for eight callers")

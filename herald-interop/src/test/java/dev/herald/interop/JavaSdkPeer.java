@@ -62,7 +62,7 @@ final class JavaSdkPeer {
       implements AutoCloseable {
     /** Waits (bounded) until the servlet holds a standing GET stream open for this session. */
     void awaitStandingStream(String sessionId) throws InterruptedException {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (System.nanoTime() < deadline) {
         String line = standingStreams.poll(100, TimeUnit.MILLISECONDS);
         if (line != null && line.startsWith("STANDING " + sessionId + " ")) {
@@ -128,7 +128,8 @@ final class JavaSdkPeer {
           }
         });
     try {
-      int port = Integer.parseInt(portLine.get(20, TimeUnit.SECONDS).substring(5).trim());
+      // generous: a JVM loading Jetty and the SDK on a machine whose cores are busy took over 20 s
+      int port = Integer.parseInt(portLine.get(90, TimeUnit.SECONDS).substring(5).trim());
       return new HttpServer(p, URI.create("http://127.0.0.1:" + port + "/mcp"), standing);
     } catch (ExecutionException | TimeoutException | RuntimeException e) {
       p.destroyForcibly();

@@ -26,9 +26,7 @@ import dev.herald.wire.Root;
 import dev.herald.wire.SamplingContent;
 import dev.herald.wire.Tool;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +39,7 @@ import tools.jackson.databind.node.ObjectNode;
  * Herald's client against a real server built with the official MCP Java SDK 2.1.0
  * ({@link JavaSdkServerMain}, a subprocess over the SDK's {@code StdioServerTransportProvider}).
  */
-@Timeout(30)
+@Timeout(120) // a fresh SDK server JVM per test: slow to start when the cores are busy
 class JavaSdkServerIT {
 
   static ObjectNode args(Object... kv) {
@@ -182,24 +180,8 @@ class JavaSdkServerIT {
       client.callTool("touch", args());
       eventually(() -> changes.get() == 1, "tools/list_changed");
       assertThat(client.stale(McpClient.Area.TOOLS)).isTrue();
-      List<CompletableFuture<List<Tool>>> callers = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        callers.add(
-            CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return client.tools();
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                },
-                r -> Thread.ofVirtual().start(r)));
-      }
-      for (var c : callers) {
-        assertThat(c.get(10, TimeUnit.SECONDS))
-            .hasSize(before.size() + 1)
-            .extracting(Tool::name)
-            .contains("dummy_1");
+      for (List<Tool> listed : ConcurrentListing.tools(client, 8)) {
+        assertThat(listed).hasSize(before.size() + 1).extracting(Tool::name).contains("dummy_1");
       }
       assertThat(client.fetchCount(McpClient.Area.TOOLS))
           .as("one refetch for eight callers")

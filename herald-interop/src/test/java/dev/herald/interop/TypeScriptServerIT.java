@@ -260,21 +260,8 @@ class TypeScriptServerIT {
       client.callTool("touch", args());
       assertThat(changed.await(5, TimeUnit.SECONDS)).isTrue();
       assertThat(client.stale(McpClient.Area.TOOLS)).isTrue();
-      List<CompletableFuture<List<Tool>>> callers = new ArrayList<>();
-      for (int i = 0; i < 8; i++) {
-        callers.add(
-            CompletableFuture.supplyAsync(
-                () -> {
-                  try {
-                    return client.tools();
-                  } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                  }
-                },
-                r -> Thread.ofVirtual().start(r)));
-      }
-      for (var c : callers) {
-        assertThat(c.get(10, TimeUnit.SECONDS)).hasSize(before.size() + 1);
+      for (List<Tool> listed : ConcurrentListing.tools(client, 8)) {
+        assertThat(listed).hasSize(before.size() + 1);
       }
       assertThat(client.fetchCount(McpClient.Area.TOOLS))
           .as("one refetch for eight callers")
