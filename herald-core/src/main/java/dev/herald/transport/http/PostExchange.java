@@ -8,6 +8,8 @@ import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -31,6 +33,29 @@ final class PostExchange {
   private final JsonRpcMessage message;
   private final @Nullable RequestId id;
   private final boolean carriedSession;
+
+  /** Set when {@link #send} gave up (interrupted, unreachable): an answer that still comes is dropped. */
+  private volatile boolean abandoned;
+
+  /** Set once the awaited answer stopped counting as the transport's work ({@link #settle}). */
+  private volatile boolean settled;
+
+  private static final VarHandle SETTLED;
+
+  static {
+    try {
+      SETTLED = MethodHandles.lookup().findVarHandle(PostExchange.class, "settled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** The answer is handled, dropped or handed to a worker: once, whichever path gets there first. */
+  private void settle() {
+    if (SETTLED.compareAndSet(this, false, true)) {
+      transport.answerHandled();
+    }
+  }
 
   /** How many times this message was already sent again after authorizing. */
   private final int attempt;
@@ -65,46 +90,56 @@ final class PostExchange {
             .POST(body)
             .build();
     transport.delivery().expect(id);
+    transport.answerAwaited(); // before the answer can arrive: it may be handled at once
     CompletableFuture<HttpResponse<InputStream>> response =
-        transport.client().sendAsync(request, WholeBody.handler(transport.maxEventBytes()));
+        transport
+            .client()
+            .sendAsync(
+                request, WholeBody.handler(transport.maxEventBytes(), request, this::answered));
     try {
       CompletableFuture.anyOf(body.sent(), response).get();
     } catch (InterruptedException e) {
+      abandoned = true;
       response.cancel(true);
       transport.delivery().forget(id);
+      settle();
       Thread.currentThread().interrupt();
       throw unsent(new TransportException("interrupted while sending to " + uri, e));
     } catch (ExecutionException e) {
+      abandoned = true;
       transport.delivery().forget(id);
+      settle();
       throw unsent(Http.unreachable(uri, e.getCause()));
     }
-    transport.answerAwaited();
     response.whenComplete((r, e) -> {
+      if (r != null && r.body() instanceof WholeBody) {
+        return; // read whole: handled (and counted) where its last byte arrived, see answered
+      }
       try {
-        if (r != null && r.body() instanceof WholeBody) {
-          // read whole already: handled on the completing thread, no reader of its own
-          answered(response);
-        } else {
-          transport.spawn("post", () -> onResponse(response));
-        }
+        transport.spawn("post", () -> onResponse(response));
       } finally {
-        transport.answerHandled();
+        settle();
       }
     });
   }
 
-  /** Handles an answer that was read whole, unless the transport closed meanwhile. */
-  private void answered(CompletableFuture<HttpResponse<InputStream>> response) {
-    if (transport.isClosed()) {
-      return;
-    }
+  /**
+   * Handles an answer that was read whole, where its last byte arrived (the JDK client's selector
+   * thread, or the sender's), unless the transport closed or the sender gave up meanwhile.
+   */
+  private void answered(HttpResponse<InputStream> response) {
     try {
-      onResponse(response);
+      if (abandoned || transport.isClosed()) {
+        return;
+      }
+      handle(response);
     } catch (RuntimeException e) {
       if (!transport.isClosed()) {
         StreamableHttpClientTransport.LOG.log(
             System.Logger.Level.WARNING, "HTTP transport answer handling failed", e);
       }
+    } finally {
+      settle();
     }
   }
 
@@ -142,6 +177,10 @@ final class PostExchange {
       }
       return;
     }
+    handle(response);
+  }
+
+  private void handle(HttpResponse<InputStream> response) {
     InputStream in = transport.track(response.body());
     try {
       int status = response.statusCode();

@@ -3,13 +3,21 @@ package dev.herald.transport.http;
 import dev.herald.transport.TransportException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient.Version;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A response body read whole before the response is handed over: a successful answer that is not
@@ -34,8 +42,43 @@ final class WholeBody extends ByteArrayInputStream {
   static HttpResponse.BodyHandler<InputStream> handler(int limit) {
     return info ->
         Http.isSuccess(info.statusCode()) && !Http.isMediaType(info.headers(), Http.EVENT_STREAM)
-            ? new Collector(limit)
+            ? new Collector(limit, null, null, info)
             : HttpResponse.BodySubscribers.ofInputStream();
+  }
+
+  /**
+   * As {@link #handler(int)}, and a body read whole is also handed to {@code whole} as soon as its
+   * last byte arrived, on the thread that read it, before the response's future completes. The
+   * JDK client completes the future of {@code sendAsync} on another thread (its default executor:
+   * the common pool), a hand-off per answer that {@code whole} skips; the future then carries the
+   * same response, already handled.
+   */
+  static HttpResponse.BodyHandler<InputStream> handler(
+      int limit, HttpRequest request, Consumer<HttpResponse<InputStream>> whole) {
+    return info ->
+        Http.isSuccess(info.statusCode()) && !Http.isMediaType(info.headers(), Http.EVENT_STREAM)
+            ? new Collector(limit, request, whole, info)
+            : HttpResponse.BodySubscribers.ofInputStream();
+  }
+
+  /** A response read whole, as the JDK client would give it (no TLS session, no earlier response). */
+  private record Whole(
+      int statusCode, HttpRequest request, HttpHeaders headers, InputStream body, Version version)
+      implements HttpResponse<InputStream> {
+    @Override
+    public Optional<HttpResponse<InputStream>> previousResponse() {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<SSLSession> sslSession() {
+      return Optional.empty();
+    }
+
+    @Override
+    public URI uri() {
+      return request.uri();
+    }
   }
 
   /** A body longer than the limit. */
@@ -50,13 +93,23 @@ final class WholeBody extends ByteArrayInputStream {
   /** Collects the body into one array as it arrives. */
   private static final class Collector implements HttpResponse.BodySubscriber<InputStream> {
     private final int limit;
+    private final @Nullable HttpRequest request;
+    private final @Nullable Consumer<HttpResponse<InputStream>> whole;
+    private final HttpResponse.ResponseInfo info;
     private final CompletableFuture<InputStream> body = new CompletableFuture<>();
     private byte[] buf = new byte[0];
     private int length;
-    private Flow.@org.jspecify.annotations.Nullable Subscription subscription;
+    private Flow.@Nullable Subscription subscription;
 
-    Collector(int limit) {
+    Collector(
+        int limit,
+        @Nullable HttpRequest request,
+        @Nullable Consumer<HttpResponse<InputStream>> whole,
+        HttpResponse.ResponseInfo info) {
       this.limit = limit;
+      this.request = request;
+      this.whole = whole;
+      this.info = info;
     }
 
     @Override
@@ -100,7 +153,17 @@ final class WholeBody extends ByteArrayInputStream {
 
     @Override
     public void onComplete() {
-      body.complete(new WholeBody(buf, length));
+      if (body.isDone()) {
+        return; // failed already (too large): nothing to hand over
+      }
+      WholeBody read = new WholeBody(buf, length);
+      try {
+        if (whole != null && request != null) {
+          whole.accept(new Whole(info.statusCode(), request, info.headers(), read, info.version()));
+        }
+      } finally {
+        body.complete(read);
+      }
     }
   }
 }

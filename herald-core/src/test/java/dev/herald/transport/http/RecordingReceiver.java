@@ -21,6 +21,10 @@ final class RecordingReceiver implements Transport.Receiver {
   final CompletableFuture<@Nullable Throwable> closed = new CompletableFuture<>();
   final AtomicInteger closes = new AtomicInteger();
   final AtomicInteger framesAfterClose = new AtomicInteger();
+
+  /** The name of the thread each frame was delivered on, in order. */
+  final List<String> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+
   private final AtomicBoolean delivering = new AtomicBoolean();
   volatile boolean overlapped;
 
@@ -39,6 +43,7 @@ final class RecordingReceiver implements Transport.Receiver {
             case DecodedMessage.Invalid i -> "invalid: " + i.error().message();
             case DecodedMessage.Batch b -> "batch of " + b.items().size();
           };
+      threads.add(Thread.currentThread().getName());
       all.add(text);
       frames.add(text);
     } finally {

@@ -119,6 +119,30 @@ class StreamableHttpClientTransportTest {
   // ---------------------------------------------------------------- POST basics
 
   @Test
+  void aJsonAnswerIsDeliveredWhereItWasReadNotHandedToTheCommonPool() throws Exception {
+    connect(r -> {
+      Responder h = handshake(r);
+      if (h != null) {
+        return h;
+      }
+      String id = r.body().replaceAll(".*\"id\":(\\d+).*", "$1");
+      return json("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[]}}");
+    });
+    initialize();
+    for (int i = 1; i <= 20; i++) { // ids are never reused, as a session's are not
+      transport.send(msg(CALL.replace("\"id\":1", "\"id\":" + i)), null);
+      assertThat(receiver.next())
+          .isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"result\":{\"content\":[]}}");
+    }
+    assertThat(receiver.threads)
+        .as("threads the answers were delivered on")
+        .hasSize(21)
+        .noneMatch(name -> name.startsWith("ForkJoinPool"))
+        .noneMatch(name -> name.startsWith("herald-http-post"));
+    awaitWorkersDone();
+  }
+
+  @Test
   void everyMessageIsItsOwnPostAcceptingJsonAndEventStream() throws Exception {
     connect(r -> r.isPost("initialize") ? json(INIT_RESULT, "Mcp-Session-Id", SID) : status(202));
     transport.send(msg(INIT), null);
