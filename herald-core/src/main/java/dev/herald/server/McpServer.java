@@ -422,6 +422,15 @@ public final class McpServer {
   }
 
   /**
+   * The server-wide tool named {@code name}, or null (a lookup, without listing every tool: the
+   * stateless request path asks it on every {@code tools/call}).
+   */
+  public @Nullable Tool tool(String name) {
+    RegisteredTool t = tools.get(name);
+    return t == null ? null : t.tool();
+  }
+
+  /**
    * Adds or replaces a tool at run time. Each session whose gate is open is sent one {@code
    * notifications/tools/list_changed} per burst of changes.
    *

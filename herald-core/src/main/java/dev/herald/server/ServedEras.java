@@ -47,7 +47,7 @@ public enum ServedEras {
    * supportedVersions}.
    */
   public List<ProtocolVersion> versions() {
-    return Arrays.stream(ProtocolVersion.values()).filter(this::serves).toList();
+    return Lists.ALL.get(ordinal());
   }
 
   /**
@@ -56,11 +56,26 @@ public enum ServedEras {
    * #HANDSHAKE_ONLY}.
    */
   public List<ProtocolVersion> statelessVersions() {
-    return versions().stream().filter(v -> !v.handshake()).toList();
+    return Lists.STATELESS.get(ordinal());
   }
 
   /** The handshake-era versions served, oldest first. Empty for {@link #MODERN_ONLY}. */
   public List<ProtocolVersion> handshakeVersions() {
-    return versions().stream().filter(ProtocolVersion::handshake).toList();
+    return Lists.HANDSHAKE.get(ordinal());
+  }
+
+  /**
+   * The lists above, made once per constant (era routing asks for them on every stateless
+   * request); each is unmodifiable.
+   */
+  private static final class Lists {
+    static final List<List<ProtocolVersion>> ALL =
+        Arrays.stream(values())
+            .map(e -> Arrays.stream(ProtocolVersion.values()).filter(e::serves).toList())
+            .toList();
+    static final List<List<ProtocolVersion>> STATELESS =
+        ALL.stream().map(l -> l.stream().filter(v -> !v.handshake()).toList()).toList();
+    static final List<List<ProtocolVersion>> HANDSHAKE =
+        ALL.stream().map(l -> l.stream().filter(ProtocolVersion::handshake).toList()).toList();
   }
 }

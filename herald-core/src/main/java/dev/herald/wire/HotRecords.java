@@ -139,6 +139,57 @@ final class HotRecords {
   }
 
   /**
+   * {@link ClientCapabilities} (a 2026-07-28 request's {@code _meta} carries them on every
+   * request) as the mapper reads them, or null to let the mapper read them: object members, and
+   * {@code roots} with a boolean {@code listChanged}.
+   */
+  static @Nullable ClientCapabilities clientCapabilities(ObjectNode p) {
+    ObjectNode experimental = null;
+    ClientCapabilities.Roots roots = null;
+    ObjectNode sampling = null;
+    ObjectNode elicitation = null;
+    ObjectNode tasks = null;
+    ObjectNode extensions = null;
+    for (Map.Entry<String, JsonNode> e : p.properties()) {
+      JsonNode v = e.getValue();
+      String key = e.getKey();
+      if (key.equals("roots")) {
+        if (v instanceof ObjectNode r) {
+          JsonNode l = r.get("listChanged");
+          if (l != null && !(l instanceof BooleanNode) && !(l instanceof NullNode)) {
+            return null; // the wrong type: the mapper words the refusal
+          }
+          roots =
+              new ClientCapabilities.Roots(
+                  l instanceof BooleanNode b ? Boolean.valueOf(b.booleanValue()) : null);
+        } else if (!(v instanceof NullNode)) {
+          return null;
+        }
+        continue;
+      }
+      if (!key.equals("experimental")
+          && !key.equals("sampling")
+          && !key.equals("elicitation")
+          && !key.equals("tasks")
+          && !key.equals("extensions")) {
+        continue; // unknown members are ignored, as the mapper ignores them
+      }
+      if (!plainOrNull(v)) {
+        return null;
+      }
+      ObjectNode copy = v instanceof ObjectNode o ? o.deepCopy() : null;
+      switch (key) {
+        case "experimental" -> experimental = copy;
+        case "sampling" -> sampling = copy;
+        case "elicitation" -> elicitation = copy;
+        case "tasks" -> tasks = copy;
+        default -> extensions = copy;
+      }
+    }
+    return new ClientCapabilities(experimental, roots, sampling, elicitation, tasks, extensions);
+  }
+
+  /**
    * A {@code tools/call} result as the mapper writes it to a tree, or null to let the mapper write
    * it: text blocks without annotations, and members whose trees hold only the common node kinds.
    */

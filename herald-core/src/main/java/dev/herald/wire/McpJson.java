@@ -129,7 +129,9 @@ public final class McpJson {
       Object fast =
           type == CallToolParams.class
               ? HotRecords.callToolParams(p)
-              : type == Implementation.class ? HotRecords.implementation(p) : null;
+              : type == Implementation.class
+                  ? HotRecords.implementation(p)
+                  : type == ClientCapabilities.class ? HotRecords.clientCapabilities(p) : null;
       if (fast != null) {
         return type.cast(fast);
       }

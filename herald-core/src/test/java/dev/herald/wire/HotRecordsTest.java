@@ -145,6 +145,54 @@ class HotRecordsTest {
     assertThat(HotRecords.implementation(F.objectNode().put("name", "x"))).isNull();
   }
 
+  @Test
+  void clientCapabilitiesReadByHandEqualTheMappers() {
+    Random random = new Random(6);
+    int fast = 0;
+    String[] keys = {
+      "experimental", "roots", "sampling", "elicitation", "tasks", "extensions", "other"
+    };
+    for (int i = 0; i < 3_000; i++) {
+      ObjectNode p = F.objectNode();
+      for (String key : keys) {
+        switch (random.nextInt(6)) {
+          case 0 -> p.set(key, JsonGen.object(random, 3));
+          case 1 -> p.set(key, JsonGen.value(random, 2));
+          case 2 -> p.putNull(key);
+          case 3 -> {
+            ObjectNode r = p.putObject(key);
+            switch (random.nextInt(4)) {
+              case 0 -> r.put("listChanged", random.nextBoolean());
+              case 1 -> r.set("listChanged", JsonGen.value(random, 1));
+              case 2 -> r.putNull("listChanged");
+              default -> {}
+            }
+          }
+          default -> {}
+        }
+      }
+      ObjectNode parsed = (ObjectNode) McpJson.mapper().readTree(p.toString());
+      for (ObjectNode tree : List.of(p, parsed)) {
+        ClientCapabilities hand = HotRecords.clientCapabilities(tree);
+        if (hand != null) {
+          fast++;
+          ClientCapabilities slow = McpJson.mapper().treeToValue(tree, ClientCapabilities.class);
+          assertThat(hand).as("%s", tree).isEqualTo(slow);
+          assertThat(kinds(hand.sampling())).isEqualTo(kinds(slow.sampling()));
+          assertThat(kinds(hand.extensions())).isEqualTo(kinds(slow.extensions()));
+        }
+      }
+    }
+    assertThat(fast).isGreaterThan(100);
+    ObjectNode usual = F.objectNode();
+    usual.putObject("roots").put("listChanged", true);
+    usual.putObject("sampling");
+    ClientCapabilities caps = HotRecords.clientCapabilities(usual);
+    assertThat(caps).isNotNull();
+    assertThat(caps.supportsRootsListChanged()).isTrue();
+    assertThat(caps.sampling()).isNotSameAs(usual.get("sampling"));
+  }
+
   private static void sameResult(CallToolResult r) {
     ObjectNode fast = HotRecords.callToolResult(r);
     JsonNode slow = McpJson.mapper().valueToTree(r);

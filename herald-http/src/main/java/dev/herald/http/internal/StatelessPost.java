@@ -152,12 +152,7 @@ final class StatelessPost {
   }
 
   private @Nullable Tool tool(String name) {
-    for (Tool t : config.mcp.tools()) {
-      if (t.name().equals(name)) {
-        return t;
-      }
-    }
-    return null;
+    return config.mcp.tool(name);
   }
 
   private static @Nullable ObjectNode meta(JsonRpcMessage message) {
