@@ -159,6 +159,7 @@ final class ClientScenario {
     } catch (Exception first) {
       String why = rootCause(log, from);
       b.log("[client] %s %s failed (%s), running it once more", kind, mode, why);
+      long again = Files.exists(log) ? Files.size(log) : 0;
       try {
         long[] r = child(kind, deadline, cmd);
         b.report.note(
@@ -171,7 +172,7 @@ final class ClientScenario {
                 + "); the figures are from a second run in a fresh JVM");
         return r;
       } catch (Exception second) {
-        throw new IOException("failed twice: " + why + "; then " + rootCause(log, from), second);
+        throw new IOException("failed twice: " + why + "; then " + rootCause(log, again), second);
       }
     }
   }

@@ -9,6 +9,8 @@ import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -51,6 +53,23 @@ final class ModernExchange {
   private volatile @Nullable CompletableFuture<HttpResponse<InputStream>> pending;
   private volatile @Nullable InputStream body;
 
+  /** Set when {@link #send} gave up (interrupted, unreachable): an answer that still comes is dropped. */
+  private volatile boolean abandoned;
+
+  /** Set once the awaited answer stopped counting as the transport's work ({@link #settle}). */
+  private volatile boolean settled;
+
+  private static final VarHandle SETTLED;
+
+  static {
+    try {
+      SETTLED =
+          MethodHandles.lookup().findVarHandle(ModernExchange.class, "settled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   ModernExchange(StreamableHttpClientTransport transport, JsonRpcMessage message, String version) {
     this(transport, message, version, 0);
   }
@@ -82,8 +101,9 @@ final class ModernExchange {
   }
 
   /**
-   * Posts the message and returns once its body was handed to the connection; the answer is read
-   * on a worker.
+   * Posts the message and returns once its body was handed to the connection. An answer read
+   * whole (one JSON frame, or nothing) is handled where its last byte arrived; any other (an event
+   * stream, an HTTP error, a failure) on a worker.
    *
    * @throws TransportException when the server cannot be reached
    */
@@ -99,50 +119,69 @@ final class ModernExchange {
     if (id != null) {
       transport.openExchange(id, this);
     }
+    transport.answerAwaited(); // before the answer can arrive: it may be handled at once
+    HttpRequest request = b.POST(publisher).build();
     CompletableFuture<HttpResponse<InputStream>> response =
         transport
             .client()
-            .sendAsync(b.POST(publisher).build(), WholeBody.handler(transport.maxEventBytes()));
+            .sendAsync(
+                request, WholeBody.handler(transport.maxEventBytes(), request, this::answered));
     pending = response;
     try {
       CompletableFuture.anyOf(publisher.sent(), response).get();
     } catch (InterruptedException e) {
+      abandoned = true;
       response.cancel(true);
       done();
+      settle();
       Thread.currentThread().interrupt();
       throw new TransportException("interrupted while sending to " + uri, e);
     } catch (ExecutionException e) {
+      abandoned = true;
       done();
+      settle();
       throw Http.unreachable(uri, e.getCause());
     }
-    transport.answerAwaited();
     response.whenComplete((r, e) -> {
+      if (r != null && r.body() instanceof WholeBody) {
+        return; // read whole: handled (and counted) where its last byte arrived, see answered
+      }
       try {
-        if (r != null && r.body() instanceof WholeBody) {
-          // read whole already: handled on the completing thread, no reader of its own
-          answered(response);
-        } else {
-          transport.spawn("post", () -> onResponse(response));
-        }
+        transport.spawn("post", () -> onResponse(response));
       } finally {
-        transport.answerHandled();
+        settle();
       }
     });
   }
 
-  /** Handles an answer that was read whole, unless the transport closed meanwhile. */
-  private void answered(CompletableFuture<HttpResponse<InputStream>> response) {
-    if (transport.isClosed()) {
-      done();
-      return;
-    }
+  /**
+   * Handles an answer that was read whole, where its last byte arrived (the JDK client's selector
+   * thread, or the sender's), unless the transport closed or the sender gave up meanwhile.
+   */
+  private void answered(HttpResponse<InputStream> response) {
     try {
-      onResponse(response);
+      if (abandoned) {
+        return;
+      }
+      if (transport.isClosed()) {
+        done();
+        return;
+      }
+      handle(response);
     } catch (RuntimeException e) {
       if (!transport.isClosed()) {
         StreamableHttpClientTransport.LOG.log(
             System.Logger.Level.WARNING, "HTTP transport answer handling failed", e);
       }
+    } finally {
+      settle();
+    }
+  }
+
+  /** The answer is handled, dropped or handed to a worker: once, whichever path gets there first. */
+  private void settle() {
+    if (SETTLED.compareAndSet(this, false, true)) {
+      transport.answerHandled();
     }
   }
 
@@ -193,6 +232,10 @@ final class ModernExchange {
       done();
       return;
     }
+    handle(r);
+  }
+
+  private void handle(HttpResponse<InputStream> r) {
     InputStream in = transport.track(r.body());
     body = in;
     try {

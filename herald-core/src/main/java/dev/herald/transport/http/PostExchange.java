@@ -75,8 +75,9 @@ final class PostExchange {
   }
 
   /**
-   * Posts the message and returns once its body was handed to the connection; the answer is read
-   * on a worker.
+   * Posts the message and returns once its body was handed to the connection. An answer read
+   * whole (one JSON frame, or nothing) is handled where its last byte arrived; any other (an event
+   * stream, an HTTP error, a failure) on a worker.
    *
    * @throws TransportException when the server cannot be reached
    */

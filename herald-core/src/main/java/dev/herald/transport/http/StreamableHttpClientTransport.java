@@ -106,7 +106,10 @@ public final class StreamableHttpClientTransport implements Transport {
    * sender's, instead of a new thread each (a call's answer took several hand-offs before it
    * reached its caller). Nothing the transport runs there blocks: a whole-body answer is decoded
    * and delivered (a response completes its caller's future; an inbound request or notification
-   * is handed on by the session), and every stream is read by a virtual thread of its own.
+   * is handed on by the session), and every stream is read by a virtual thread of its own. The
+   * future {@code sendAsync} returns is completed on the JDK's default executor (the common pool)
+   * whatever the client's executor is, so a whole-body answer is handled by its body subscriber
+   * ({@link WholeBody}) before that hop, not by a dependent of the future.
    */
   private static final java.util.concurrent.Executor INLINE = Runnable::run;
 

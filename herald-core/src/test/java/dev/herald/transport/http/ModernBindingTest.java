@@ -132,6 +132,21 @@ class ModernBindingTest {
   }
 
   @Test
+  void aJsonAnswerIsDeliveredWhereItWasReadNotHandedToTheCommonPool() throws Exception {
+    connect(ModernBindingTest::echo);
+    for (int id = 1; id <= 20; id++) {
+      transport.send(msg(request(id, "tools/list", "")), null);
+      receiver.next();
+    }
+    assertThat(receiver.threads)
+        .as("threads the answers were delivered on")
+        .hasSize(20)
+        .noneMatch(name -> name.startsWith("ForkJoinPool"))
+        .noneMatch(name -> name.startsWith("herald-http-post"));
+    eventually(() -> transport.workerCount() == 0, "the exchanges' answers are handled");
+  }
+
+  @Test
   void theVersionHeaderIsTheBodysOwnAndTheModeVersionOnlyWhenTheBodyNamesNone() throws Exception {
     connect(ModernBindingTest::echo);
     transport.send(
