@@ -20,8 +20,8 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
 public final class TableChecks {
   /**
    * How long one invocation of a scenario may run before Lincheck calls it hung (its default is
-   * 10 s). Lincheck instruments classes during the first invocations; on a machine whose cores are
-   * busy with other work that alone took longer than 10 s once, a false "hung" failure.
+   * 30 s). Lincheck instruments classes during the first invocations; on a machine whose cores are
+   * busy with other work that alone took longer than that, twice, a false "hung" failure.
    */
   static final long INVOCATION_TIMEOUT_MS = 120_000;
 
