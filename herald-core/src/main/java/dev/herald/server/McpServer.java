@@ -110,8 +110,16 @@ public final class McpServer {
   final CallOptions reverseCallOptions;
   final long listChangedDebounceNanos;
 
+  /**
+   * The application's mapper ({@link Builder#jsonMapper}), or null for Herald's own, which is
+   * built only when a typed or annotated entry first needs it (not at start-up).
+   */
+  private final @Nullable JsonMapper customMapper;
+
   /** Binds typed and annotated tools' arguments and writes their results ({@link Builder#jsonMapper}). */
-  final JsonMapper jsonMapper;
+  JsonMapper jsonMapper() {
+    return customMapper != null ? customMapper : McpJson.mapper();
+  }
 
   final double logsPerSecond;
   final int logBurst;
@@ -214,7 +222,7 @@ public final class McpServer {
     this.progressInterval = b.progressInterval;
     this.reverseCallOptions = b.reverseCallOptions;
     this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
-    this.jsonMapper = b.jsonMapper;
+    this.customMapper = b.jsonMapper;
     this.logsPerSecond = b.logsPerSecond;
     this.logBurst = b.logBurst;
     this.toolsListChanged = b.toolsListChanged;
@@ -448,7 +456,7 @@ public final class McpServer {
    */
   public <R extends Record> void addTool(
       String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
-    tools.put(RegisteredTool.typed(name, description, argsRecord, handler, jsonMapper));
+    tools.put(RegisteredTool.typed(name, description, argsRecord, handler, jsonMapper()));
   }
 
   /**
@@ -693,12 +701,17 @@ public final class McpServer {
     private RequestStateSettings requestState = RequestStateSettings.defaults();
     TaskSettings tasks = TaskSettings.defaults();
     private final EntryScopes.Builder scopes = new EntryScopes.Builder();
-    private JsonMapper jsonMapper = McpJson.mapper();
+    private @Nullable JsonMapper jsonMapper; // null: Herald's own, built when first needed
 
     /** The first typed or annotated entry registered, which fixed the mapper; or null. */
     private @Nullable String mapperUsedBy;
 
     private Builder() {}
+
+    /** The mapper typed and annotated entries use: the application's, else Herald's own. */
+    private JsonMapper mapper() {
+      return jsonMapper != null ? jsonMapper : McpJson.mapper();
+    }
 
     /**
      * The Jackson 3 mapper that binds typed and annotated tools' arguments to their records and
@@ -1174,7 +1187,7 @@ public final class McpServer {
     public <R extends Record> Builder tool(
         String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
       mapperUsedBy = mapperUsedBy == null ? "typed tool " + name : mapperUsedBy;
-      return add(RegisteredTool.typed(name, description, argsRecord, handler, jsonMapper));
+      return add(RegisteredTool.typed(name, description, argsRecord, handler, mapper()));
     }
 
     /**
@@ -1198,7 +1211,7 @@ public final class McpServer {
       if (mapperUsedBy == null && beans.length > 0) {
         mapperUsedBy = "annotated " + beans[0].getClass().getName();
       }
-      AnnotatedEntries.scan(jsonMapper, beans).registerOn(this);
+      AnnotatedEntries.scan(mapper(), beans).registerOn(this);
       return this;
     }
 

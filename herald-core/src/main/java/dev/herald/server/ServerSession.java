@@ -323,7 +323,7 @@ public final class ServerSession {
       String name, String description, Class<R> argsRecord, TypedToolHandler<R> handler) {
     this.<RegisteredTool>own(TOOLS)
         .overlay()
-        .put(RegisteredTool.typed(name, description, argsRecord, handler, server().jsonMapper));
+        .put(RegisteredTool.typed(name, description, argsRecord, handler, server().jsonMapper()));
   }
 
   /**

@@ -236,7 +236,7 @@ final class HotRecords {
   }
 
   /** An object (or null) the mapper would read as its deep copy. */
-  private static boolean plainOrNull(JsonNode v) {
+  static boolean plainOrNull(JsonNode v) {
     return v instanceof NullNode || (v instanceof ObjectNode && plain(v, false, 0));
   }
 
@@ -267,7 +267,7 @@ final class HotRecords {
         || (withDoubles && node instanceof DoubleNode);
   }
 
-  private static boolean plain(JsonNode node) {
+  static boolean plain(JsonNode node) {
     return plain(node, true, 0);
   }
 }

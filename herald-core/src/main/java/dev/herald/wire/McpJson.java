@@ -37,53 +37,79 @@ public final class McpJson {
   /** Largest message accepted by the codec, in bytes. Transports may set a lower limit. */
   public static final long MAX_DOCUMENT_BYTES = 16L * 1024 * 1024;
 
-  private static final JsonMapper MAPPER =
-      JsonMapper.builder(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder()
-                          .maxNestingDepth(MAX_NESTING_DEPTH)
-                          .maxDocumentLength(MAX_DOCUMENT_BYTES)
-                          .maxStringLength((int) MAX_DOCUMENT_BYTES)
-                          .build())
-                  .build())
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-          // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is not
-          // 1.
-          .withCoercionConfig(
-              LogicalType.Textual,
-              c ->
-                  c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(
-              LogicalType.Integer,
-              c ->
-                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(
-              LogicalType.Float,
-              c ->
-                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-          .withCoercionConfig(
-              LogicalType.Boolean,
-              c ->
-                  c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
-          .changeDefaultPropertyInclusion(incl ->
-              incl.withValueInclusion(JsonInclude.Include.NON_NULL)
-                  .withContentInclusion(JsonInclude.Include.NON_NULL))
-          .build();
+  /**
+   * The mapper, built on first use: building it (and its first record mappings) is most of a
+   * process's start-up, and a stdio server answers {@code initialize} without it ({@link
+   * MessageCodec} and the handshake records have paths of their own until it exists).
+   */
+  private static final class Mapper {
+    private Mapper() {}
+
+    static final JsonMapper MAPPER = build();
+
+    private static JsonMapper build() {
+      JsonMapper m =
+          JsonMapper.builder(
+                  JsonFactory.builder()
+                      .streamReadConstraints(
+                          StreamReadConstraints.builder()
+                              .maxNestingDepth(MAX_NESTING_DEPTH)
+                              .maxDocumentLength(MAX_DOCUMENT_BYTES)
+                              .maxStringLength((int) MAX_DOCUMENT_BYTES)
+                              .build())
+                      .build())
+              .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+              .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+              .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+              // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is
+              // not
+              // 1.
+              .withCoercionConfig(
+                  LogicalType.Textual,
+                  c ->
+                      c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+              .withCoercionConfig(
+                  LogicalType.Integer,
+                  c ->
+                      c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+              .withCoercionConfig(
+                  LogicalType.Float,
+                  c ->
+                      c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+              .withCoercionConfig(
+                  LogicalType.Boolean,
+                  c ->
+                      c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+              .changeDefaultPropertyInclusion(incl ->
+                  incl.withValueInclusion(JsonInclude.Include.NON_NULL)
+                      .withContentInclusion(JsonInclude.Include.NON_NULL))
+              .build();
+      built = true;
+      return m;
+    }
+  }
+
+  private static volatile boolean built;
+
+  /**
+   * Whether the shared mapper has been built. Until it is, the codec reads and writes the common
+   * shapes of messages by hand ({@link LightJson}); afterwards it uses the mapper.
+   */
+  static boolean mapperBuilt() {
+    return built;
+  }
 
   /** The shared mapper. */
   public static JsonMapper mapper() {
-    return MAPPER;
+    return Mapper.MAPPER;
   }
 
   public static ObjectNode object() {
@@ -104,7 +130,16 @@ public final class McpJson {
         return tree;
       }
     }
-    return MAPPER.valueToTree(value);
+    ObjectNode handshake =
+        value instanceof InitializeResult r
+            ? HandshakeRecords.tree(r)
+            : value instanceof InitializeParams p
+                ? HandshakeRecords.tree(p)
+                : value instanceof Implementation i ? HandshakeRecords.tree(i) : null;
+    if (handshake != null) {
+      return handshake;
+    }
+    return Mapper.MAPPER.valueToTree(value);
   }
 
   /** Converts a record to an object tree, or {@code null} for {@code null}. */
@@ -131,13 +166,15 @@ public final class McpJson {
               ? HotRecords.callToolParams(p)
               : type == Implementation.class
                   ? HotRecords.implementation(p)
-                  : type == ClientCapabilities.class ? HotRecords.clientCapabilities(p) : null;
+                  : type == ClientCapabilities.class
+                      ? HotRecords.clientCapabilities(p)
+                      : type == InitializeParams.class ? HandshakeRecords.initializeParams(p) : null;
       if (fast != null) {
         return type.cast(fast);
       }
     }
     try {
-      T value = MAPPER.treeToValue(tree == null ? object() : tree, type);
+      T value = Mapper.MAPPER.treeToValue(tree == null ? object() : tree, type);
       if (value == null) {
         throw McpException.invalidParams("Invalid params: expected an object");
       }
@@ -149,8 +186,14 @@ public final class McpJson {
 
   /** Reads a typed view of a result; a mismatch is the peer's fault, reported as an internal error. */
   public static <T> T resultFromTree(JsonNode tree, Class<T> type) {
+    if (type == InitializeResult.class && tree instanceof ObjectNode r) {
+      InitializeResult fast = HandshakeRecords.initializeResult(r);
+      if (fast != null) {
+        return type.cast(fast);
+      }
+    }
     try {
-      return MAPPER.treeToValue(tree, type);
+      return Mapper.MAPPER.treeToValue(tree, type);
     } catch (JacksonException | IllegalArgumentException e) {
       throw new McpException(
           ErrorCodes.INTERNAL_ERROR, "Malformed result from peer: " + describe(e, tree));
@@ -163,9 +206,13 @@ public final class McpJson {
   }
 
   /** What must never reach a peer: Java names and the mapper's own vocabulary. */
-  private static final java.util.regex.Pattern INTERNALS =
-      java.util.regex.Pattern.compile(
-          "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.|Exception|POJO|[<>`$]|simple type|instance of|subtype");
+  private static final class Internals {
+    private Internals() {}
+
+    static final java.util.regex.Pattern INTERNALS =
+        java.util.regex.Pattern.compile(
+            "java\\.|javax\\.|dev\\.herald|tools\\.jackson|com\\.|Exception|POJO|[<>`$]|simple type|instance of|subtype");
+  }
 
   /**
    * Says what was wrong in the protocol's terms: the field's path in the params (as {@code
@@ -232,7 +279,7 @@ public final class McpJson {
   }
 
   private static String safe(String text, String fallback) {
-    return INTERNALS.matcher(text).find() ? fallback : text;
+    return Internals.INTERNALS.matcher(text).find() ? fallback : text;
   }
 
   /** {@code a.b[2].c} from the mapper's path; names that are not identifiers are quoted. */
@@ -249,7 +296,7 @@ public final class McpJson {
         } else {
           out.append("[")
               .append(
-                  MAPPER.writeValueAsString(
+                  Mapper.MAPPER.writeValueAsString(
                       name.length() > 64 ? name.substring(0, 64) + "..." : name))
               .append("]");
         }

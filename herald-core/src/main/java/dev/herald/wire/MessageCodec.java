@@ -8,7 +8,6 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -25,8 +24,6 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Thread-safe and stateless.
  */
 public final class MessageCodec {
-  private static final JsonMapper MAPPER = McpJson.mapper();
-
   private MessageCodec() {}
 
   /** Decodes one frame (a stdio line, an HTTP body). */
@@ -44,9 +41,15 @@ public final class MessageCodec {
       // never let the parser guess: overlong forms would decode to other characters
       return parseError("Parse error: the message is not valid UTF-8");
     }
+    if (!McpJson.mapperBuilt()) {
+      JsonNode light = LightJson.read(bytes, offset, length);
+      if (light != null) {
+        return classify(light);
+      }
+    }
     JsonNode tree;
     try {
-      tree = MAPPER.readTree(bytes, offset, length);
+      tree = McpJson.mapper().readTree(bytes, offset, length);
     } catch (StreamConstraintsException e) {
       return parseError("Parse error: " + limitMessage(e));
     } catch (JacksonException e) {
@@ -191,8 +194,14 @@ public final class MessageCodec {
 
   /** Encodes one message to UTF-8 JSON bytes (no trailing newline). */
   public static byte[] encode(JsonRpcMessage message) {
+    if (!McpJson.mapperBuilt()) {
+      byte[] light = LightJson.encode(message);
+      if (light != null) {
+        return light;
+      }
+    }
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-    try (JsonGenerator gen = MAPPER.createGenerator(out)) {
+    try (JsonGenerator gen = McpJson.mapper().createGenerator(out)) {
       write(gen, message);
     }
     return out.toByteArray();
@@ -346,20 +355,20 @@ public final class MessageCodec {
         gen.writeStringProperty("method", r.method());
         if (r.params() != null) {
           gen.writeName("params");
-          MAPPER.writeTree(gen, r.params());
+          McpJson.mapper().writeTree(gen, r.params());
         }
       }
       case JsonRpcMessage.Notification n -> {
         gen.writeStringProperty("method", n.method());
         if (n.params() != null) {
           gen.writeName("params");
-          MAPPER.writeTree(gen, n.params());
+          McpJson.mapper().writeTree(gen, n.params());
         }
       }
       case JsonRpcMessage.Result r -> {
         writeId(gen, r.id());
         gen.writeName("result");
-        MAPPER.writeTree(gen, r.result());
+        McpJson.mapper().writeTree(gen, r.result());
       }
       case JsonRpcMessage.Error e -> {
         if (e.id() == null) {
@@ -373,7 +382,7 @@ public final class MessageCodec {
         gen.writeStringProperty("message", e.error().message());
         if (e.error().data() != null) {
           gen.writeName("data");
-          MAPPER.writeTree(gen, e.error().data());
+          McpJson.mapper().writeTree(gen, e.error().data());
         }
         gen.writeEndObject();
       }

@@ -6,6 +6,7 @@ import dev.herald.wire.DecodedMessage;
 import dev.herald.wire.EncodedMessage;
 import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
+import dev.herald.wire.McpJson;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
 import java.io.IOException;
@@ -44,6 +45,15 @@ public final class StdioTransport implements Transport {
   private final ReentrantLock writeLock = new ReentrantLock();
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /**
+   * This process's own stdio server: once its first line (the {@code initialize} answer) is out,
+   * the JSON mapper is built on a daemon thread, so the host's next request does not wait for it
+   * (nothing before the first answer builds it: docs/benchmarks.md, "Cold start").
+   */
+  private final boolean warmAfterFirstLine;
+
+  private boolean firstLineOut;
   private volatile @Nullable Receiver receiver;
 
   private StdioTransport(
@@ -51,7 +61,8 @@ public final class StdioTransport implements Transport {
       OutputStream out,
       int maxLineBytes,
       String name,
-      @Nullable Runnable onClosed) {
+      @Nullable Runnable onClosed,
+      boolean warmAfterFirstLine) {
     this.in = Objects.requireNonNull(in, "in");
     this.out = Objects.requireNonNull(out, "out");
     if (maxLineBytes < 1024) {
@@ -60,26 +71,27 @@ public final class StdioTransport implements Transport {
     this.maxLineBytes = maxLineBytes;
     this.name = name;
     this.onClosed = onClosed;
+    this.warmAfterFirstLine = warmAfterFirstLine;
   }
 
   /** A transport over the given streams with the default line limit. */
   public static StdioTransport of(InputStream in, OutputStream out) {
-    return new StdioTransport(in, out, DEFAULT_MAX_LINE_BYTES, "stdio", null);
+    return new StdioTransport(in, out, DEFAULT_MAX_LINE_BYTES, "stdio", null, false);
   }
 
   /** A transport over the given streams with a line limit. */
   public static StdioTransport of(InputStream in, OutputStream out, int maxLineBytes) {
-    return new StdioTransport(in, out, maxLineBytes, "stdio", null);
+    return new StdioTransport(in, out, maxLineBytes, "stdio", null, false);
   }
 
   /** The server side of stdio: this process's standard input and output. */
   public static StdioTransport ofSystem() {
-    return new StdioTransport(System.in, System.out, DEFAULT_MAX_LINE_BYTES, "stdio", null);
+    return new StdioTransport(System.in, System.out, DEFAULT_MAX_LINE_BYTES, "stdio", null, true);
   }
 
   static StdioTransport forProcess(
       InputStream in, OutputStream out, int maxLineBytes, String name, Runnable onClosed) {
-    return new StdioTransport(in, out, maxLineBytes, name, onClosed);
+    return new StdioTransport(in, out, maxLineBytes, name, onClosed, false);
   }
 
   @Override
@@ -215,6 +227,12 @@ public final class StdioTransport implements Transport {
       out.write(bytes);
       out.write('\n');
       out.flush();
+      if (warmAfterFirstLine && !firstLineOut) {
+        firstLineOut = true;
+        Thread warm = new Thread(McpJson::mapper, "herald-json-warm-up");
+        warm.setDaemon(true);
+        warm.start();
+      }
     } catch (IOException e) {
       closeInternal();
       throw new TransportException("stdio write failed: " + e.getMessage(), e);
