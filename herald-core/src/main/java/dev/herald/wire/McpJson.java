@@ -168,7 +168,9 @@ public final class McpJson {
                   ? HotRecords.implementation(p)
                   : type == ClientCapabilities.class
                       ? HotRecords.clientCapabilities(p)
-                      : type == InitializeParams.class ? HandshakeRecords.initializeParams(p) : null;
+                      : type == InitializeParams.class
+                          ? HandshakeRecords.initializeParams(p)
+                          : null;
       if (fast != null) {
         return type.cast(fast);
       }
