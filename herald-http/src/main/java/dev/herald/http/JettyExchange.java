@@ -168,7 +168,7 @@ final class JettyExchange implements Exchange {
 
           @Override
           public void failed(Throwable cause) {
-            if (ENDED.compareAndSet(this, false, true)) {
+            if (ENDED.compareAndSet(JettyExchange.this, false, true)) {
               callback.failed(cause);
             }
             done.failed(cause);

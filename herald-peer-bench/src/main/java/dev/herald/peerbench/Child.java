@@ -181,7 +181,16 @@ final class Child implements AutoCloseable {
 
   /** Triggers list change {@code k}; returns the child's nanoTime at the trigger. */
   long trigger(int k) throws IOException {
-    return Long.parseLong(send("trigger " + k, "TRIGGERED")[1]);
+    return triggerTimed(k)[0];
+  }
+
+  /**
+   * Triggers list change {@code k}; returns the child's nanoTime at the trigger and how long the
+   * trigger's call took there (ns): for Herald and the ceiling, the fan-out's own thread.
+   */
+  long[] triggerTimed(int k) throws IOException {
+    String[] f = send("trigger " + k, "TRIGGERED");
+    return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])};
   }
 
   @Override

@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * child adds a tool and answers with its nanoTime at the call (the same CLOCK_MONOTONIC as the
  * driver's), and each session's arrival of {@code notifications/tools/list_changed} is timed
  * from it. Figures: first, median and last arrival,
- * medians over the timed triggers (warm), and the last arrival of the first trigger (cold). At the
+ * medians over the timed triggers (warm), and the last arrival of the first trigger (cold); the
+ * child's process CPU from just before each trigger to the last arrival, per session (warm
+ * median; it includes anything else the child ran meanwhile, GC and JIT among it). At the
  * end every session is DELETEd.
  */
 final class FleetScenario {
@@ -49,6 +51,7 @@ final class FleetScenario {
       b.report.row("fanout.median", "  the same: median ms", 1, true);
       b.report.row("fanout.last", "  the same: last ms", 1, true);
       b.report.row("fanout.coldLast", "  the same, first round (cold): last ms", 1, true);
+      b.report.row("fanout.cpu", "  the same: server CPU per session, warm, µs", 1, true);
     }
     if (heap) {
       b.report.row("heap.session", "live heap per idle session with an open GET, B", 0, true);
@@ -101,27 +104,34 @@ final class FleetScenario {
         double[] first = new double[rounds];
         double[] median = new double[rounds];
         double[] last = new double[rounds];
+        double[] cpu = new double[rounds];
         for (int r = 0; r < 1 + warmup + rounds; r++) {
           Thread.sleep(300);
-          long[] d = fleet.await(r, child.trigger(r + 1), deadline);
+          long cpu0 = child.cpu();
+          long[] trig = child.triggerTimed(r + 1);
+          long[] d = fleet.await(r, trig[0], deadline);
+          double c = (child.cpu() - cpu0) / 1e3 / n; // the fan-out and what it set off, per session
           Arrays.sort(d);
           double f = d[0] / 1e6;
           double m = Bench.percentile(d, 50) / 1e6;
           double l = d[d.length - 1] / 1e6;
           b.log(
-              "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms",
-              t, r < 1 + warmup ? "warm-up" : "timed", r + 1, f, m, l);
+              "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms;"
+                  + " trigger call %.2f ms, server CPU %.1f us/session",
+              t, r < 1 + warmup ? "warm-up" : "timed", r + 1, f, m, l, trig[1] / 1e6, c);
           if (r == 0) {
             b.report.put("fanout.coldLast", t, l);
           } else if (r >= 1 + warmup) {
             first[r - 1 - warmup] = f;
             median[r - 1 - warmup] = m;
             last[r - 1 - warmup] = l;
+            cpu[r - 1 - warmup] = c;
           }
         }
         b.report.put("fanout.first", t, Bench.median(first));
         b.report.put("fanout.median", t, Bench.median(median));
         b.report.put("fanout.last", t, Bench.median(last));
+        b.report.put("fanout.cpu", t, Bench.median(cpu));
       }
       fleet.close(deadline);
     }

@@ -27,7 +27,8 @@ final class Options {
     DEFAULTS.put("stateless", "true");
     DEFAULTS.put("sessions", "1000");
     DEFAULTS.put("get-connection", "fresh");
-    DEFAULTS.put("fanout-warmup", "3");
+    DEFAULTS.put(
+        "fanout-warmup", "20"); // the JIT still compiles the write path until about the 15th
     DEFAULTS.put("fanout-rounds", "5");
     DEFAULTS.put("client-threads", "16");
     DEFAULTS.put("client-warmup-s", "30");

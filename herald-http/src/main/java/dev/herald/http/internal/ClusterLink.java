@@ -375,7 +375,7 @@ final class ClusterLink {
    * longer the home (a later claim moved it; retrying an unrecorded claim must not take it back).
    */
   private static boolean claimHere(HttpSession s, ServerSession ss, long at) {
-    s.homeLock.lock();
+    s.homeLock().lock();
     try {
       if (s.homeNode() != null) {
         return false;
@@ -384,7 +384,7 @@ final class ClusterLink {
       ClusterAccess.get().home(ss, true);
       return true;
     } finally {
-      s.homeLock.unlock();
+      s.homeLock().unlock();
     }
   }
 
@@ -400,7 +400,7 @@ final class ClusterLink {
     }
     boolean home = homeNode.equals(nodeId());
     boolean wasHome;
-    s.homeLock.lock();
+    s.homeLock().lock();
     try {
       if (claimedAt < s.homeClaimedAt()) {
         return; // a later claim is known here: this one is stale
@@ -410,7 +410,7 @@ final class ClusterLink {
       s.homeNode(home ? null : homeNode);
       ClusterAccess.get().home(ss, home);
     } finally {
-      s.homeLock.unlock();
+      s.homeLock().unlock();
     }
     if (wasHome && !home) {
       SseStream standing = s.standingIfOpen();

@@ -38,8 +38,11 @@ import org.jspecify.annotations.Nullable;
  * Transport#send(EncodedMessage, RequestId)}). Inbound frames are handed to the engine one at a time ({@link
  * #inboundLock}), as the transport SPI promises.
  *
- * <p>Thread-safe. {@link #streams}' monitor guards it; it is never held while taking a stream's
- * lock.
+ * <p>Thread-safe. This object's monitor guards {@link #streams} and the creation of {@link
+ * #standing} (short sections that never block or call out); it is never held while taking a
+ * stream's lock. The standing stream is kept in its field only, and {@link #streams} holds the
+ * others (POST streams switched to SSE, and streams followed from another node), made on the
+ * first of them: an idle session with only its standing GET holds no map.
  */
 public final class HttpSession {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
@@ -65,8 +68,11 @@ public final class HttpSession {
   // allocated for the session's life once the first request used it: heap per idle session).
   private final ConcurrentHashMap<RequestId, SseStream> requests = new ConcurrentHashMap<>(2);
 
-  /** Guarded by its own monitor (short, non-blocking sections; no lock object per session). */
-  private final LinkedHashMap<String, SseStream> streams = new LinkedHashMap<>(4);
+  /**
+   * Streams other than the standing one, by id, for {@code Last-Event-ID}; null until the first.
+   * Guarded by this object's monitor.
+   */
+  private @Nullable LinkedHashMap<String, SseStream> streams;
 
   private volatile long nextStream; // bumped through NEXT_STREAM
   private static final VarHandle NEXT_STREAM;
@@ -198,13 +204,29 @@ public final class HttpSession {
     this.homeNode = node;
   }
 
-  /** Guards a change of {@link #homeNode} together with the date of the claim behind it. */
-  final java.util.concurrent.locks.ReentrantLock homeLock =
-      new java.util.concurrent.locks.ReentrantLock();
+  /**
+   * Guards a change of {@link #homeNode} together with the date of the claim behind it; made on
+   * first use (cluster only), under this object's monitor.
+   */
+  private volatile @Nullable ReentrantLock homeLock;
+
+  ReentrantLock homeLock() {
+    ReentrantLock l = homeLock;
+    if (l == null) {
+      synchronized (this) {
+        l = homeLock;
+        if (l == null) {
+          l = new ReentrantLock();
+          homeLock = l;
+        }
+      }
+    }
+    return l;
+  }
 
   /**
    * The date of the latest home claim this node knows (ms since the epoch, the claiming node's
-   * clock; 0: none); guarded by {@link #homeLock}.
+   * clock; 0: none); guarded by {@link #homeLock()}.
    */
   private long homeClaimedAt;
 
@@ -231,11 +253,12 @@ public final class HttpSession {
    * registered under its id, or the one registered meanwhile.
    */
   SseStream followed(String streamId, RequestId request, long afterSeq) {
-    synchronized (streams) {
-      SseStream s = streams.get(streamId);
+    synchronized (this) {
+      java.util.Map<String, SseStream> m = streamsLocked();
+      SseStream s = m.get(streamId);
       if (s == null) {
         s = new SseStream(this, streamId, request, afterSeq);
-        streams.put(streamId, s);
+        m.put(streamId, s);
       }
       return s;
     }
@@ -243,8 +266,37 @@ public final class HttpSession {
 
   /** Forgets a stream this node no longer serves (another node took it over). */
   void forgetStream(SseStream s) {
-    synchronized (streams) {
-      streams.remove(s.id, s);
+    synchronized (this) {
+      LinkedHashMap<String, SseStream> m = streams;
+      if (m != null) {
+        m.remove(s.id, s);
+      }
+    }
+  }
+
+  /** {@link #streams}, made on first use (under this object's monitor). */
+  private java.util.Map<String, SseStream> streamsLocked() {
+    LinkedHashMap<String, SseStream> m = streams;
+    if (m == null) {
+      m = new LinkedHashMap<>(4);
+      streams = m;
+    }
+    return m;
+  }
+
+  /** Every stream of this session: the standing one first, then the others. */
+  private List<SseStream> allStreams() {
+    synchronized (this) {
+      SseStream st = standing;
+      LinkedHashMap<String, SseStream> m = streams;
+      List<SseStream> all = new ArrayList<>((st == null ? 0 : 1) + (m == null ? 0 : m.size()));
+      if (st != null) {
+        all.add(st);
+      }
+      if (m != null) {
+        all.addAll(m.values());
+      }
+      return all;
     }
   }
 
@@ -307,8 +359,13 @@ public final class HttpSession {
     return events;
   }
 
-  SseSink newSink(Exchange exchange) {
-    return new SseSink(exchange, config.queueFrames, config.queueBytes, id, System.nanoTime());
+  /**
+   * A sink for {@code exchange}; {@code lock} is the lock it shares with its stream ({@link
+   * SseStream#sinkLock}), or null for one of its own.
+   */
+  SseSink newSink(Exchange exchange, @Nullable ReentrantLock lock) {
+    return new SseSink(
+        exchange, config.queueFrames, config.queueBytes, id, System.nanoTime(), lock);
   }
 
   // ---------------------------------------------------------------- inbound
@@ -473,11 +530,10 @@ public final class HttpSession {
     if (s != null) {
       return s;
     }
-    synchronized (streams) {
+    synchronized (this) {
       s = standing;
       if (s == null) {
         s = new SseStream(this, streamId());
-        streams.put(s.id, s);
         standing = s;
         ClusterLink link = endpoint.cluster;
         if (link != null) {
@@ -506,8 +562,8 @@ public final class HttpSession {
 
   /** A POST stream switched to SSE: keep it findable for {@code Last-Event-ID}. */
   void registerStream(SseStream s) {
-    synchronized (streams) {
-      streams.put(s.id, s);
+    synchronized (this) {
+      streamsLocked().put(s.id, s);
     }
   }
 
@@ -517,25 +573,28 @@ public final class HttpSession {
       requests.remove(s.request, s);
     }
     List<String> evicted = new ArrayList<>();
-    synchronized (streams) {
-      if (!keepForResume) {
-        if (streams.remove(s.id) != null) {
-          evicted.add(s.id);
+    synchronized (this) {
+      LinkedHashMap<String, SseStream> m = streams;
+      if (m != null) {
+        if (!keepForResume) {
+          if (m.remove(s.id) != null) {
+            evicted.add(s.id);
+          }
         }
-      }
-      int ended = 0;
-      for (SseStream t : streams.values()) {
-        if (t.ended()) {
-          ended++;
+        int ended = 0;
+        for (SseStream t : m.values()) {
+          if (t.ended()) {
+            ended++;
+          }
         }
-      }
-      for (Iterator<SseStream> it = streams.values().iterator();
-          ended > KEPT_STREAMS && it.hasNext(); ) {
-        SseStream t = it.next();
-        if (t.ended() && t != standing) {
-          it.remove();
-          evicted.add(t.id);
-          ended--;
+        for (Iterator<SseStream> it = m.values().iterator();
+            ended > KEPT_STREAMS && it.hasNext(); ) {
+          SseStream t = it.next();
+          if (t.ended()) {
+            it.remove();
+            evicted.add(t.id);
+            ended--;
+          }
         }
       }
     }
@@ -552,8 +611,13 @@ public final class HttpSession {
 
   /** A stream by id, for {@code Last-Event-ID}. */
   @Nullable SseStream stream(String streamId) {
-    synchronized (streams) {
-      return streams.get(streamId);
+    SseStream st = standing;
+    if (st != null && st.id.equals(streamId)) {
+      return st;
+    }
+    synchronized (this) {
+      LinkedHashMap<String, SseStream> m = streams;
+      return m == null ? null : m.get(streamId);
     }
   }
 
@@ -582,11 +646,7 @@ public final class HttpSession {
     if (ss != null && EngineAccess.of(ss).inFlightCount() > 0) {
       return false;
     }
-    List<SseStream> all;
-    synchronized (streams) {
-      all = new ArrayList<>(streams.values());
-    }
-    for (SseStream s : all) {
+    for (SseStream s : allStreams()) {
       if (s.connected()) {
         return false;
       }
@@ -617,10 +677,7 @@ public final class HttpSession {
 
   /** The connections attached to this session's streams. */
   private List<SseSink> sinks() {
-    List<SseStream> all;
-    synchronized (streams) {
-      all = new ArrayList<>(streams.values());
-    }
+    List<SseStream> all = allStreams();
     List<SseSink> out = new ArrayList<>(all.size());
     for (SseStream s : all) {
       SseSink sink = s.sink();
@@ -673,9 +730,7 @@ public final class HttpSession {
     closed = true;
     endpoint.forget(this);
     List<SseStream> all = new ArrayList<>(requests.values());
-    synchronized (streams) {
-      all.addAll(streams.values());
-    }
+    all.addAll(allStreams());
     for (SseStream s : all) {
       s.terminate();
     }

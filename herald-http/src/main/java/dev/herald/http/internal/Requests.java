@@ -356,7 +356,7 @@ final class Requests {
       long after,
       Exchange ex,
       java.util.List<SseSink.Frame> prelude) {
-    SseSink sink = session.newSink(ex);
+    SseSink sink = session.newSink(ex, stream.sinkLock());
     ex.keepOpen(); // keep-alive comments keep it honest
     ex.onPeerGone(sink::fail);
     switch (stream.attach(sink, after, prelude)) {

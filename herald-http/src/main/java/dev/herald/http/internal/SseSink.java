@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * #end} finishes the response after the queued frames; the logical stream may outlive this sink.
  *
  * <p>Thread-safe: {@link #lock} guards the queue, the flags and the loop state; the exchange is
- * never called with the lock held.
+ * never called with the lock held. A standing stream's sink uses its stream's lock ({@link
+ * SseStream#sinkLock}): the stream offers to the sink under that lock anyway (lock order stream,
+ * then sink), and an idle session then holds one lock for both.
  */
 public final class SseSink implements Exchange.Done {
   static final byte[] KEEP_ALIVE = ":\n\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -54,16 +56,26 @@ public final class SseSink implements Exchange.Done {
 
   private static final byte[] DATA_FIELD = {'\n', 'd', 'a', 't', 'a', ':', ' '};
 
-  /** Decimal digits of {@code v >= 0}, by comparison (twice per event: no division). */
-  static int digits(long v) {
-    long bound = 10;
-    for (int d = 1; d < 19; d++) {
-      if (v < bound) {
-        return d;
-      }
-      bound *= 10;
+  private static final long[] POW10 = new long[19];
+
+  static {
+    long p = 1;
+    for (int i = 0; i < POW10.length; i++) {
+      POW10[i] = p;
+      p *= 10;
     }
-    return 19;
+  }
+
+  /**
+   * Decimal digits of {@code v >= 0} (twice per event), without a branch: a comparison loop made
+   * the compiled fan-out fall back to the interpreter each time sequence numbers gained a digit.
+   * {@code v | 1} has the digits of {@code v}; its bit length times log10(2) (1233 / 4096) is
+   * the digit count or one more, and the sign of {@code w - 10^t} says which.
+   */
+  static int digits(long v) {
+    long w = v | 1;
+    int t = ((64 - Long.numberOfLeadingZeros(w)) * 1233) >>> 12;
+    return t + 1 - (int) ((w - POW10[t]) >>> 63);
   }
 
   /** Puts {@code seq} (not negative) in decimal, then {@code "\ndata: "}. */
@@ -113,10 +125,13 @@ public final class SseSink implements Exchange.Done {
     }
   }
 
-  private final ReentrantLock lock = new ReentrantLock();
+  private final ReentrantLock lock;
 
-  /** Signalled when the write loop takes the queue, or the sink closes ({@link #awaitRoom}). */
-  private final Condition drained = lock.newCondition();
+  /**
+   * Signalled when the write loop takes the queue, or the sink closes ({@link #awaitRoom}); made
+   * by the first producer that waits (guarded by {@link #lock}).
+   */
+  private @Nullable Condition drained;
 
   // guarded by lock
   private final ArrayDeque<Frame> queue = new ArrayDeque<>(2); // grows with a burst; idle, small
@@ -161,6 +176,20 @@ public final class SseSink implements Exchange.Done {
 
   SseSink(
       Exchange exchange, int maxFrames, long maxBytes, @Nullable String sessionId, long nowNanos) {
+    this(exchange, maxFrames, maxBytes, sessionId, nowNanos, null);
+  }
+
+  /**
+   * @param shared the lock to use, or null for one of the sink's own (see the class comment)
+   */
+  SseSink(
+      Exchange exchange,
+      int maxFrames,
+      long maxBytes,
+      @Nullable String sessionId,
+      long nowNanos,
+      @Nullable ReentrantLock shared) {
+    this.lock = shared != null ? shared : new ReentrantLock();
     this.exchange = exchange;
     this.maxFrames = maxFrames;
     this.maxBytes = maxBytes;
@@ -290,7 +319,12 @@ public final class SseSink implements Exchange.Done {
     try {
       long left = maxNanos;
       while (crowded && !closed && !overflowed && loop != Loop.IDLE && left > 0) {
-        left = drained.awaitNanos(left);
+        Condition c = drained;
+        if (c == null) {
+          c = lock.newCondition();
+          drained = c;
+        }
+        left = c.awaitNanos(left);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt(); // a cancelled handler: its caller sees the flag
@@ -458,8 +492,15 @@ public final class SseSink implements Exchange.Done {
     }
     queuedBytes = 0;
     crowded = false;
-    drained.signalAll();
+    signalDrainedLocked();
     return batch.flip();
+  }
+
+  private void signalDrainedLocked() {
+    Condition c = drained;
+    if (c != null) {
+      c.signalAll();
+    }
   }
 
   /** A write completed. */
@@ -506,7 +547,7 @@ public final class SseSink implements Exchange.Done {
       spare = null;
       writing = null;
       crowded = false;
-      drained.signalAll();
+      signalDrainedLocked();
       l = listener;
     } finally {
       lock.unlock();

@@ -124,6 +124,16 @@ public final class SseStream implements SseSink.Listener {
     return ended;
   }
 
+  /**
+   * The lock a sink attached to this stream should use, or null for one of its own: the standing
+   * stream shares its lock with its sinks (one lock per idle session instead of two); a request's
+   * stream does not, so that its handler, storing the next event under the stream's lock, never
+   * holds up the write loop taking the queue.
+   */
+  @Nullable ReentrantLock sinkLock() {
+    return request == null ? lock : null;
+  }
+
   /** Whether the stream ended because its request was cancelled (no response will ever come). */
   boolean cancelled() {
     return cancelled;
@@ -596,7 +606,7 @@ public final class SseStream implements SseSink.Listener {
       return;
     }
     session.events().streamOpened(EventListener.StreamKind.REQUEST);
-    SseSink s = session.newSink(h);
+    SseSink s = session.newSink(h, null);
     s.fromPost = true;
     s.listener(this);
     sink = s;

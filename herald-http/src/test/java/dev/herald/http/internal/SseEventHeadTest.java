@@ -18,4 +18,19 @@ class SseEventHeadTest {
     assertThat(head("123456789", 1_000_000_007L)).isEqualTo("id: 123456789_1000000007\ndata: ");
     assertThat(head("3", Long.MAX_VALUE)).isEqualTo("id: 3_" + Long.MAX_VALUE + "\ndata: ");
   }
+
+  @Test
+  void everySequenceNumberIsWrittenWithAllItsDigitsAroundEachPowerOfTen() {
+    for (long p = 1; p > 0 && p <= Long.MAX_VALUE / 10 * 10; p *= 10) {
+      for (long v : new long[] {p - 1, p, p + 1}) {
+        assertThat(SseSink.digits(v)).as("digits of %d", v).isEqualTo(Long.toString(v).length());
+        assertThat(head("5", v)).isEqualTo("id: 5_" + v + "\ndata: ");
+      }
+      if (p > Long.MAX_VALUE / 10) {
+        break;
+      }
+    }
+    assertThat(SseSink.digits(0)).isEqualTo(1);
+    assertThat(SseSink.digits(Long.MAX_VALUE)).isEqualTo(19);
+  }
 }
