@@ -15,7 +15,7 @@ import tools.jackson.databind.node.StringNode;
  *
  * <p>Design note (docs/benchmarks.md, "Cold start"). These are the first records a stdio server
  * or a client converts, and the mapper's databinding of them (introspecting the records on first
- * use) is a large share of a process's start-up; with these and {@link LightJson}, a server
+ * use) is a large share of a process's start-up; with these and the codec's hand-written reader and writer ({@code DirectJson}), a server
  * answers {@code initialize} and a client reads its answer without building the mapper. As in
  * {@link HotRecords}, anything these do not know (a member of another JSON type, icons, a value of
  * an unusual node kind) returns {@code null} and the caller takes the mapper's path, which also

@@ -40,7 +40,8 @@ public final class McpJson {
   /**
    * The mapper, built on first use: building it (and its first record mappings) is most of a
    * process's start-up, and a stdio server answers {@code initialize} without it ({@link
-   * MessageCodec} and the handshake records have paths of their own until it exists).
+   * MessageCodec} reads and writes the common messages by hand, and the handshake records are
+   * converted by hand).
    */
   private static final class Mapper {
     private Mapper() {}
@@ -92,19 +93,8 @@ public final class McpJson {
                   incl.withValueInclusion(JsonInclude.Include.NON_NULL)
                       .withContentInclusion(JsonInclude.Include.NON_NULL))
               .build();
-      built = true;
       return m;
     }
-  }
-
-  private static volatile boolean built;
-
-  /**
-   * Whether the shared mapper has been built. Until it is, the codec reads and writes the common
-   * shapes of messages by hand ({@link LightJson}); afterwards it uses the mapper.
-   */
-  static boolean mapperBuilt() {
-    return built;
   }
 
   /** The shared mapper. */

@@ -33,6 +33,28 @@ public final class MessageCodec {
 
   /** Decodes one frame from a slice of a buffer. */
   public static DecodedMessage decode(byte[] bytes, int offset, int length) {
+    DecodedMessage refused = refused(bytes, offset, length);
+    if (refused != null) {
+      return refused;
+    }
+    // The common messages are read by hand, straight from the bytes into the mapper's tree (no
+    // parser to set up; and a process that has not built the mapper yet does not build it for
+    // them); anything else, invalid input included, goes to the mapper, which words every error.
+    ObjectNode direct = DirectJson.readObject(bytes, offset, length);
+    if (direct != null) {
+      return classify(direct);
+    }
+    return parse(bytes, offset, length);
+  }
+
+  /** {@link #decode(byte[], int, int)} without the hand-written reader (tests compare the two). */
+  static DecodedMessage decodeWithMapper(byte[] bytes, int offset, int length) {
+    DecodedMessage refused = refused(bytes, offset, length);
+    return refused != null ? refused : parse(bytes, offset, length);
+  }
+
+  /** The parse error for a frame no parser may see (too large, not UTF-8), or null. */
+  private static DecodedMessage.@Nullable Invalid refused(byte[] bytes, int offset, int length) {
     if (length > McpJson.MAX_DOCUMENT_BYTES) {
       return parseError(
           "Parse error: message larger than " + McpJson.MAX_DOCUMENT_BYTES + " bytes");
@@ -41,12 +63,11 @@ public final class MessageCodec {
       // never let the parser guess: overlong forms would decode to other characters
       return parseError("Parse error: the message is not valid UTF-8");
     }
-    if (!McpJson.mapperBuilt()) {
-      JsonNode light = LightJson.read(bytes, offset, length);
-      if (light != null) {
-        return classify(light);
-      }
-    }
+    return null;
+  }
+
+  /** The mapper's reading of a checked slice. */
+  private static DecodedMessage parse(byte[] bytes, int offset, int length) {
     JsonNode tree;
     try {
       tree = McpJson.mapper().readTree(bytes, offset, length);
@@ -61,34 +82,6 @@ public final class MessageCodec {
       return parseError("Parse error: nesting too deep");
     }
     return classify(tree);
-  }
-
-  /**
-   * As {@link #decode(byte[])}, with the same result, faster for the messages a request path
-   * carries most: an object of plain members (strings, integers, booleans, null, objects and
-   * arrays of them) is read straight from the bytes into its tree, without the mapper's parser;
-   * anything else, invalid input included, takes {@link #decode(byte[])}.
-   */
-  public static DecodedMessage decodeDirect(byte[] bytes) {
-    if (bytes.length <= McpJson.MAX_DOCUMENT_BYTES
-        && Utf8.firstInvalid(bytes, 0, bytes.length) < 0) {
-      ObjectNode tree = DirectJson.readObject(bytes, 0, bytes.length);
-      if (tree != null) {
-        return classify(tree);
-      }
-    }
-    return decode(bytes);
-  }
-
-  /**
-   * As {@link #encode}, with the same bytes, faster for the messages a request path carries most:
-   * a message whose trees hold only objects, arrays, strings, booleans, null and integers is
-   * written straight to bytes, without the mapper's generator; anything else takes {@link
-   * #encode}.
-   */
-  public static byte[] encodeDirect(JsonRpcMessage message) {
-    byte[] direct = DirectJson.write(message);
-    return direct != null ? direct : encode(message);
   }
 
   /** Decodes one frame from a string. */
@@ -194,12 +187,13 @@ public final class MessageCodec {
 
   /** Encodes one message to UTF-8 JSON bytes (no trailing newline). */
   public static byte[] encode(JsonRpcMessage message) {
-    if (!McpJson.mapperBuilt()) {
-      byte[] light = LightJson.encode(message);
-      if (light != null) {
-        return light;
-      }
-    }
+    // The common messages are written by hand, the same bytes as the mapper's (see decode)
+    byte[] direct = DirectJson.write(message);
+    return direct != null ? direct : encodeWithMapper(message);
+  }
+
+  /** {@link #encode} by the mapper alone (for tests). */
+  static byte[] encodeWithMapper(JsonRpcMessage message) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(128);
     try (JsonGenerator gen = McpJson.mapper().createGenerator(out)) {
       write(gen, message);

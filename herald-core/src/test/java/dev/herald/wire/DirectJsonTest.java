@@ -84,8 +84,8 @@ class DirectJsonTest {
 
   /** Decodes {@code bytes} both ways; true if the direct path read them. */
   private static boolean sameDecoding(byte[] bytes) {
-    DecodedMessage slow = MessageCodec.decode(bytes);
-    DecodedMessage fast = MessageCodec.decodeDirect(bytes);
+    DecodedMessage slow = MessageCodec.decodeWithMapper(bytes, 0, bytes.length);
+    DecodedMessage fast = MessageCodec.decode(bytes);
     String shown = new String(bytes, StandardCharsets.UTF_8);
     assertThat(fast).as(shown).isEqualTo(slow);
     assertThat(kinds(fast)).as(shown).isEqualTo(kinds(slow));
@@ -125,7 +125,7 @@ class DirectJsonTest {
     int total = 0;
     for (int i = 0; i < 6_000; i++) {
       JsonRpcMessage m = randomMessage(random);
-      byte[] plain = MessageCodec.encode(m);
+      byte[] plain = MessageCodec.encodeWithMapper(m);
       JsonNode tree = McpJson.mapper().readTree(plain);
       List<byte[]> inputs = new ArrayList<>();
       inputs.add(plain);
@@ -211,7 +211,7 @@ class DirectJsonTest {
             .getBytes(StandardCharsets.UTF_8);
     assertThat(DirectJson.readObject(body, 0, body.length)).isNotNull();
     assertThat(sameDecoding(body)).isTrue();
-    var valid = (DecodedMessage.Valid) MessageCodec.decodeDirect(body);
+    var valid = (DecodedMessage.Valid) MessageCodec.decode(body);
     var request = (JsonRpcMessage.Request) valid.message();
     assertThat(request.params().path("arguments").path("text").stringValue())
         .isEqualTo("h\u00e9llo \"w\"");
@@ -223,8 +223,8 @@ class DirectJsonTest {
     int direct = 0;
     for (int i = 0; i < 20_000; i++) {
       JsonRpcMessage m = randomMessage(random);
-      byte[] slow = MessageCodec.encode(m);
-      byte[] fast = MessageCodec.encodeDirect(m);
+      byte[] slow = MessageCodec.encodeWithMapper(m);
+      byte[] fast = MessageCodec.encode(m);
       assertThat(new String(fast, StandardCharsets.UTF_8))
           .isEqualTo(new String(slow, StandardCharsets.UTF_8));
       assertThat(fast).isEqualTo(slow);
@@ -248,7 +248,7 @@ class DirectJsonTest {
       result.putArray("content").addObject().put("type", "text").put("text", s);
       result.put(s, s);
       JsonRpcMessage m = new JsonRpcMessage.Result(new RequestId.Text(s), result);
-      assertThat(MessageCodec.encodeDirect(m)).isEqualTo(MessageCodec.encode(m));
+      assertThat(MessageCodec.encode(m)).isEqualTo(MessageCodec.encodeWithMapper(m));
     }
   }
 
@@ -260,6 +260,6 @@ class DirectJsonTest {
     result.putNull("x");
     result.put("n", 1L << 40);
     JsonRpcMessage m = new JsonRpcMessage.Result(new RequestId.Number(3), result);
-    assertThat(DirectJson.write(m)).isNotNull().isEqualTo(MessageCodec.encode(m));
+    assertThat(DirectJson.write(m)).isNotNull().isEqualTo(MessageCodec.encodeWithMapper(m));
   }
 }

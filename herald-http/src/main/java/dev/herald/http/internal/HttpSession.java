@@ -439,7 +439,7 @@ public final class HttpSession {
     if (closed) {
       throw new TransportException("session " + id + " is closed");
     }
-    route(message, MessageCodec.encodeDirect(message), relatedTo);
+    route(message, MessageCodec.encode(message), relatedTo);
   }
 
   /**

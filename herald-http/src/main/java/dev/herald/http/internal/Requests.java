@@ -481,7 +481,7 @@ final class Requests {
             reject(ex, 413, "Content Too Large: the body limit is " + max + " bytes");
             return;
           }
-          switch (MessageCodec.decodeDirect(body)) {
+          switch (MessageCodec.decode(body)) {
             case DecodedMessage.Valid v -> then.accept(v.message());
             case DecodedMessage.Invalid bad ->
                 HttpExchanges.error(ex, 400, bad.id(), bad.error().code(), bad.error().message());

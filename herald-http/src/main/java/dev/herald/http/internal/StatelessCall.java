@@ -150,7 +150,7 @@ final class StatelessCall implements Transport, SseSink.Listener {
       LOG.log(System.Logger.Level.DEBUG, "2026 request {0}: unrelated message dropped", id());
       return;
     }
-    byte[] json = MessageCodec.encodeDirect(message);
+    byte[] json = MessageCodec.encode(message);
     Exchange answer = null;
     SseSink flush = null;
     lock.lock();
