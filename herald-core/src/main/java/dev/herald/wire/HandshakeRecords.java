@@ -46,7 +46,7 @@ final class HandshakeRecords {
         }
         case "capabilities" -> {
           if (v instanceof ObjectNode o) {
-            capabilities = clientCapabilities(o);
+            capabilities = HotRecords.clientCapabilities(o);
             if (capabilities == null) {
               return null;
             }
@@ -77,57 +77,6 @@ final class HandshakeRecords {
             capabilities == null ? ClientCapabilities.none() : capabilities,
             clientInfo,
             meta);
-  }
-
-  private static @Nullable ClientCapabilities clientCapabilities(ObjectNode c) {
-    ObjectNode experimental = null;
-    ClientCapabilities.Roots roots = null;
-    ObjectNode sampling = null;
-    ObjectNode elicitation = null;
-    ObjectNode tasks = null;
-    ObjectNode extensions = null;
-    for (Map.Entry<String, JsonNode> e : c.properties()) {
-      JsonNode v = e.getValue();
-      String key = e.getKey();
-      if (key.equals("roots")) {
-        if (v instanceof ObjectNode o) {
-          Boolean listChanged = null;
-          for (Map.Entry<String, JsonNode> r : o.properties()) {
-            if (r.getKey().equals("listChanged")) {
-              JsonNode l = r.getValue();
-              if (l instanceof BooleanNode b) {
-                listChanged = b.booleanValue();
-              } else if (!(l instanceof NullNode)) {
-                return null;
-              }
-            }
-          }
-          roots = new ClientCapabilities.Roots(listChanged);
-        } else if (!(v instanceof NullNode)) {
-          return null;
-        }
-        continue;
-      }
-      if (!key.equals("experimental")
-          && !key.equals("sampling")
-          && !key.equals("elicitation")
-          && !key.equals("tasks")
-          && !key.equals("extensions")) {
-        continue; // unknown members are ignored, as the mapper ignores them
-      }
-      if (!HotRecords.plainOrNull(v)) {
-        return null;
-      }
-      ObjectNode o = copy(v);
-      switch (key) {
-        case "experimental" -> experimental = o;
-        case "sampling" -> sampling = o;
-        case "elicitation" -> elicitation = o;
-        case "tasks" -> tasks = o;
-        default -> extensions = o;
-      }
-    }
-    return new ClientCapabilities(experimental, roots, sampling, elicitation, tasks, extensions);
   }
 
   /** An {@code initialize} result as the mapper reads it, or null to let the mapper read it. */

@@ -3,18 +3,16 @@ package dev.herald.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The codec's hand-written reader and writer ({@link DirectJson}) over random documents, mutated
- * documents and odd input: they read exactly the trees the mapper reads and write exactly the bytes
- * it writes, node kinds included, and leave everything else to it.
+ * The codec's hand-written reader ({@link DirectJson}) over random documents, mutated documents,
+ * slices and odd input: it reads exactly the trees the mapper reads, node kinds included, and
+ * leaves everything else to it (its writer: {@code DirectJsonTest}).
  */
 class DirectJsonDocumentsTest {
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -27,21 +25,8 @@ class DirectJsonDocumentsTest {
     }
     JsonNode slow = McpJson.mapper().readTree(b);
     assertThat(light).as("%s", new String(b, StandardCharsets.UTF_8)).isEqualTo(slow);
-    assertThat(kinds(light)).isEqualTo(kinds(slow));
+    assertThat(JsonGen.kinds(light)).isEqualTo(JsonGen.kinds(slow));
     return light;
-  }
-
-  private static List<String> kinds(JsonNode n) {
-    List<String> out = new ArrayList<>();
-    collect(n, out);
-    return out;
-  }
-
-  private static void collect(JsonNode n, List<String> out) {
-    out.add(n.getClass().getSimpleName());
-    for (JsonNode c : n.values()) {
-      collect(c, out);
-    }
   }
 
   @Test
@@ -74,7 +59,7 @@ class DirectJsonDocumentsTest {
       if (light != null) {
         JsonNode slow = McpJson.mapper().readTree(b); // must not throw: the light reader took it
         assertThat(light).as("%s", new String(b, StandardCharsets.UTF_8)).isEqualTo(slow);
-        assertThat(kinds(light)).isEqualTo(kinds(slow));
+        assertThat(JsonGen.kinds(light)).isEqualTo(JsonGen.kinds(slow));
       }
     }
   }
@@ -110,60 +95,6 @@ class DirectJsonDocumentsTest {
     byte[] sliced = "xx{\"a\":[1,-2,true,null,\"\"]}yy".getBytes(StandardCharsets.UTF_8);
     assertThat(DirectJson.readObject(sliced, 2, sliced.length - 4))
         .isEqualTo(McpJson.mapper().readTree("{\"a\":[1,-2,true,null,\"\"]}"));
-  }
-
-  /** The hand-written bytes, when it writes them, are the mapper's. */
-  private static boolean sameBytes(JsonRpcMessage m) {
-    byte[] light = DirectJson.write(m);
-    if (light == null) {
-      return false;
-    }
-    assertThat(new String(light, StandardCharsets.UTF_8))
-        .as("%s", m)
-        .isEqualTo(new String(MessageCodec.encodeWithMapper(m), StandardCharsets.UTF_8));
-    return true;
-  }
-
-  @Test
-  void messagesWrittenByHandEqualTheMappersBytes() {
-    McpJson.mapper();
-    Random random = new Random(23);
-    int light = 0;
-    for (int i = 0; i < 5_000; i++) {
-      RequestId id =
-          random.nextBoolean()
-              ? RequestId.of(random.nextLong())
-              : RequestId.of(JsonGen.text(random));
-      ObjectNode params = random.nextInt(4) == 0 ? null : JsonGen.object(random, 4);
-      JsonNode value = JsonGen.value(random, 4);
-      JsonRpcMessage m =
-          switch (random.nextInt(5)) {
-            case 0 -> new JsonRpcMessage.Request(id, JsonGen.text(random), params);
-            case 1 -> new JsonRpcMessage.Notification(JsonGen.text(random), params);
-            case 2 -> new JsonRpcMessage.Result(id, value);
-            case 3 ->
-                new JsonRpcMessage.Error(
-                    random.nextBoolean() ? id : null,
-                    new JsonRpcMessage.ErrorObject(
-                        random.nextInt(),
-                        JsonGen.text(random),
-                        random.nextBoolean() ? value : null));
-            default -> new JsonRpcMessage.Result(id, JsonGen.object(random, 4));
-          };
-      if (sameBytes(m)) {
-        light++;
-      }
-    }
-    assertThat(light).as("messages written by hand").isGreaterThan(1_000);
-    StringBuilder all = new StringBuilder();
-    for (char c = 0; c < 0x800; c++) {
-      all.append(c);
-    }
-    all.append("\u4e2d\uffff\u2028");
-    assertThat(
-            sameBytes(
-                new JsonRpcMessage.Result(RequestId.of(1), F.objectNode().put(all.toString(), 1))))
-        .isTrue();
   }
 
   @Test

@@ -30,28 +30,13 @@ class HotRecordsTest {
     }
     CallToolParams slow = mapperParams(p);
     assertThat(fast).as("%s", p).isEqualTo(slow);
-    assertThat(kinds(fast.arguments())).isEqualTo(kinds(slow.arguments()));
-    assertThat(kinds(fast.meta())).isEqualTo(kinds(slow.meta()));
-    assertThat(kinds(fast.task())).isEqualTo(kinds(slow.task()));
+    assertThat(JsonGen.kinds(fast.arguments())).isEqualTo(JsonGen.kinds(slow.arguments()));
+    assertThat(JsonGen.kinds(fast.meta())).isEqualTo(JsonGen.kinds(slow.meta()));
+    assertThat(JsonGen.kinds(fast.task())).isEqualTo(JsonGen.kinds(slow.task()));
     assertThat(McpJson.fromTree(p, CallToolParams.class)).isEqualTo(slow);
   }
 
   /** Every node's class, depth first: equal trees may still differ in node kinds. */
-  private static List<String> kinds(JsonNode n) {
-    List<String> out = new ArrayList<>();
-    if (n != null) {
-      collect(n, out);
-    }
-    return out;
-  }
-
-  private static void collect(JsonNode n, List<String> out) {
-    out.add(n.getClass().getSimpleName());
-    for (JsonNode c : n.values()) {
-      collect(c, out);
-    }
-  }
-
   @Test
   void paramsReadByHandEqualTheMappersForParsedAndBuiltTrees() {
     Random random = new Random(7);
@@ -178,8 +163,8 @@ class HotRecordsTest {
           fast++;
           ClientCapabilities slow = McpJson.mapper().treeToValue(tree, ClientCapabilities.class);
           assertThat(hand).as("%s", tree).isEqualTo(slow);
-          assertThat(kinds(hand.sampling())).isEqualTo(kinds(slow.sampling()));
-          assertThat(kinds(hand.extensions())).isEqualTo(kinds(slow.extensions()));
+          assertThat(JsonGen.kinds(hand.sampling())).isEqualTo(JsonGen.kinds(slow.sampling()));
+          assertThat(JsonGen.kinds(hand.extensions())).isEqualTo(JsonGen.kinds(slow.extensions()));
         }
       }
     }
@@ -200,7 +185,7 @@ class HotRecordsTest {
       return;
     }
     assertThat(fast).as("%s", r).isEqualTo(slow);
-    assertThat(kinds(fast)).isEqualTo(kinds(slow));
+    assertThat(JsonGen.kinds(fast)).isEqualTo(JsonGen.kinds(slow));
     assertThat(fast.toString()).isEqualTo(slow.toString());
   }
 

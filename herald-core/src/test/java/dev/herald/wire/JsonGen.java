@@ -1,5 +1,7 @@
 package dev.herald.wire;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -101,5 +103,24 @@ public final class JsonGen {
       }
     }
     return s.toString();
+  }
+
+  /**
+   * Every node's class in {@code n}, depth first (empty for null): equal trees may still differ in
+   * node kinds, which a hand-written reader must match too.
+   */
+  public static List<String> kinds(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    if (n != null) {
+      collect(n, out);
+    }
+    return out;
+  }
+
+  private static void collect(JsonNode n, List<String> out) {
+    out.add(n.getClass().getSimpleName());
+    for (JsonNode c : n.values()) {
+      collect(c, out);
+    }
   }
 }
