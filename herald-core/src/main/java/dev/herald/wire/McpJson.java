@@ -63,9 +63,8 @@ public final class McpJson {
               .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
               .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
               .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-              // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5 is
-              // not
-              // 1.
+              // A field has the JSON type the schema gives it: 5 is not "5", "5" is not 5, 1.5
+              // is not 1.
               .withCoercionConfig(
                   LogicalType.Textual,
                   c ->
