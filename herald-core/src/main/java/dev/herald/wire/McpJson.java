@@ -92,8 +92,19 @@ public final class McpJson {
                   incl.withValueInclusion(JsonInclude.Include.NON_NULL)
                       .withContentInclusion(JsonInclude.Include.NON_NULL))
               .build();
+      built = true;
       return m;
     }
+  }
+
+  private static volatile boolean built;
+
+  /**
+   * Whether the shared mapper has been built in this process (a test checks that a stdio server
+   * answers {@code initialize} without it).
+   */
+  static boolean mapperBuilt() {
+    return built;
   }
 
   /** The shared mapper. */
