@@ -162,13 +162,17 @@ public final class StreamableHttpClientTransport implements Transport {
       this.ownClient = false;
     } else {
       this.ownClient = true;
-      this.client =
+      HttpClient.Builder client =
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
               .connectTimeout(timeout)
               .followRedirects(HttpClient.Redirect.NEVER)
-              .executor(INLINE)
-              .build();
+              .executor(INLINE);
+      if ("http".equalsIgnoreCase(uri.getScheme())) {
+        // plain HTTP, no redirects: no TLS context unless something asks (LazyTls)
+        client.sslContext(LazyTls.context()).sslParameters(LazyTls.parameters());
+      }
+      this.client = client.build();
     }
   }
 
