@@ -90,6 +90,14 @@ public final class Herald implements Runnable {
         cl.addSubcommand(subcommand(name));
       }
     }
+    CommandLine tasks = cl.getSubcommands().get("tasks");
+    if (tasks != null) {
+      // A task id is the server's to choose and may begin with '-' (URL-safe base64 does): an
+      // argument that is none of the options is the id, not an unknown option.
+      for (String name : new String[] {"get", "cancel"}) {
+        tasks.getSubcommands().get(name).setUnmatchedOptionsArePositionalParams(true);
+      }
+    }
     return cl;
   }
 

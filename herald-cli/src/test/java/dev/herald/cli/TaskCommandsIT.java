@@ -176,6 +176,16 @@ class TaskCommandsIT {
   }
 
   @Test
+  void aTaskIdBeginningWithADashIsAnIdNotAnUnknownOption() throws Exception {
+    // Herald's own ids never begin with '-', other servers' may (URL-safe base64 does)
+    for (String command : new String[] {"get", "cancel"}) {
+      Cli.Run run = http("tasks", command, url, "-QSVJE8K1J2QVcOgjd1nDw");
+      assertThat(run.exit()).as(run.err()).isEqualTo(1); // the server's answer, not a usage error
+      assertThat(run.err()).contains("-32602").doesNotContain("Unknown option");
+    }
+  }
+
+  @Test
   void anUnknownTaskIsRefusedWithOneLine() throws Exception {
     Cli.Run get = http("tasks", "get", url, "no-such-task");
     assertThat(get.exit()).isEqualTo(1);
