@@ -3,7 +3,6 @@ package dev.herald.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.EventStore;
-import dev.herald.http.McpHttpServer;
 import dev.herald.http.internal.BatchAppends;
 import dev.herald.server.McpServer;
 import dev.herald.testing.RawHttpClient;
@@ -13,7 +12,6 @@ import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.Tool;
 import io.lettuce.core.RedisURI;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,34 +44,17 @@ class FanOutBatchTest {
   private RedisProcess redis;
   private final List<Node> nodes = new ArrayList<>();
 
-  static final class Node {
-    final McpServer mcp;
-    final RedisCluster cluster;
-    final McpHttpServer http;
-
+  /** A node whose list changes and logs go out at once, for many sessions from one address. */
+  static final class Node extends HttpNode {
     Node(String redisUri) {
-      mcp =
+      super(
           McpServer.builder()
               .listChangedDebounce(Duration.ZERO)
               .logRateLimit(1_000_000, 1_000_000)
               .tool(Tool.builder("quiet").build(), call -> CallToolResult.text("ok"))
-              .build();
-      cluster = RedisCluster.connect(URI.create(redisUri));
-      http =
-          cluster
-              .apply(McpHttpServer.builder().server(mcp).maxSessionsPerClient(SESSIONS + 10))
-              .build()
-              .start();
-    }
-
-    RawHttpClient client() {
-      return new RawHttpClient(http.uri());
-    }
-
-    void close() {
-      http.close();
-      cluster.close();
-      mcp.close();
+              .build(),
+          redisUri,
+          b -> b.maxSessionsPerClient(SESSIONS + 10));
     }
   }
 
@@ -94,7 +75,7 @@ class FanOutBatchTest {
   void aListChangeToMoreSessionsThanABatchStoresOneNumberedEventPerSessionResumableOnce()
       throws Exception {
     Node home = nodes.get(1);
-    RawHttpClient c = home.client();
+    RawHttpClient c = home.client(null);
     Map<String, SseReader> streams = new LinkedHashMap<>();
     Map<String, String> priming = new LinkedHashMap<>();
     try {
@@ -144,7 +125,7 @@ class FanOutBatchTest {
       }
 
       // Resumed on the other node from before the first change: both changes, once each, in order.
-      RawHttpClient other = nodes.get(0).client();
+      RawHttpClient other = nodes.get(0).client(null);
       int resumed = 0;
       for (String session : List.copyOf(streams.keySet()).subList(0, 10)) {
         streams.remove(session).close();
@@ -173,7 +154,7 @@ class FanOutBatchTest {
   @Test
   void writersRacingAFanOutKeepEachStreamsEventsInOrderAndOnce() throws Exception {
     Node home = nodes.get(1);
-    RawHttpClient c = home.client();
+    RawHttpClient c = home.client(null);
     List<SseReader> streams = new ArrayList<>();
     int sessions = 40;
     int threads = 4;

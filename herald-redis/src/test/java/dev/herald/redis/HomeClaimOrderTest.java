@@ -3,7 +3,6 @@ package dev.herald.redis;
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
@@ -31,26 +30,9 @@ class HomeClaimOrderTest {
   private Node b;
   private Redis raw;
 
-  static final class Node {
-    final McpServer mcp = McpServer.builder().build();
-    final RedisCluster cluster;
-    final McpHttpServer http;
-
+  static final class Node extends HttpNode {
     Node(String redisUri) {
-      cluster = RedisCluster.connect(java.net.URI.create(redisUri));
-      http = cluster.apply(McpHttpServer.builder().server(mcp)).build().start();
-    }
-
-    RawHttpClient client(String session) {
-      RawHttpClient c = new RawHttpClient(http.uri());
-      c.session = session;
-      return c;
-    }
-
-    void close() {
-      http.close();
-      cluster.close();
-      mcp.close();
+      super(McpServer.builder().build(), redisUri);
     }
   }
 

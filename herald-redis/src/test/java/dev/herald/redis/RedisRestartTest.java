@@ -4,14 +4,12 @@ import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
 import io.lettuce.core.RedisURI;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -43,30 +41,17 @@ class RedisRestartTest {
   private Node b;
 
   /** An in-process node: its own McpServer and Jetty server, joined to the cluster. */
-  final class Node {
+  final class Node extends HttpNode {
     final String name;
-    final McpServer mcp;
-    final RedisCluster cluster;
-    final McpHttpServer http;
 
     Node(String name, int sessionsPerClient) {
-      this.name = name;
-      mcp =
+      super(
           McpServer.builder()
               .tool(Tool.builder("quiet").build(), call -> CallToolResult.text("ok from " + name))
-              .build();
-      cluster = RedisCluster.connect(URI.create(redis.uri()));
-      http =
-          cluster
-              .apply(McpHttpServer.builder().server(mcp).maxSessionsPerClient(sessionsPerClient))
-              .build()
-              .start();
-    }
-
-    RawHttpClient client(String session) {
-      RawHttpClient c = new RawHttpClient(http.uri());
-      c.session = session;
-      return c;
+              .build(),
+          redis.uri(),
+          b -> b.maxSessionsPerClient(sessionsPerClient));
+      this.name = name;
     }
 
     /** A new session on this node, initialized; its id. */
@@ -76,12 +61,6 @@ class RedisRestartTest {
 
     HttpResponse<Stream<String>> initialize() throws Exception {
       return new RawHttpClient(http.uri()).post(INITIALIZE);
-    }
-
-    void close() {
-      http.close();
-      cluster.close();
-      mcp.close();
     }
   }
 

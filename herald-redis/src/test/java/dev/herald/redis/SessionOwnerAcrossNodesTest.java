@@ -6,7 +6,6 @@ import dev.herald.auth.InvalidTokenException;
 import dev.herald.auth.Principal;
 import dev.herald.auth.ProtectedResource;
 import dev.herald.auth.TokenVerifier;
-import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
@@ -57,34 +56,24 @@ class SessionOwnerAcrossNodesTest {
     return new Principal(issuer, subject, "client-1", Set.of("mcp"), null, Map.of());
   }
 
-  final class Node {
-    final McpServer mcp;
-    final RedisCluster cluster;
-    final McpHttpServer http;
-
+  final class Node extends HttpNode {
     Node() {
-      mcp =
+      super(
           McpServer.builder()
               .tool(
                   Tool.builder("whoami").build(),
                   call ->
                       CallToolResult.text(
                           call.context().principal().map(Principal::subject).orElse("-")))
-              .build();
-      cluster = RedisCluster.connect(URI.create(redis.uri()));
-      http =
-          cluster
-              .apply(
-                  McpHttpServer.builder()
-                      .server(mcp)
-                      .authorization(
-                          ProtectedResource.builder()
-                              .resource(URI.create("http://127.0.0.1/mcp"))
-                              .verifier(VERIFIER)
-                              .authorizationServers(URI.create(ISSUER))
-                              .build()))
-              .build()
-              .start();
+              .build(),
+          redis.uri(),
+          b ->
+              b.authorization(
+                  ProtectedResource.builder()
+                      .resource(URI.create("http://127.0.0.1/mcp"))
+                      .verifier(VERIFIER)
+                      .authorizationServers(URI.create(ISSUER))
+                      .build()));
     }
 
     /** A raw client of this node whose every request carries {@code token}. */
@@ -98,12 +87,6 @@ class SessionOwnerAcrossNodesTest {
           };
       c.session = session;
       return c;
-    }
-
-    void close() {
-      http.close();
-      cluster.close();
-      mcp.close();
     }
   }
 
