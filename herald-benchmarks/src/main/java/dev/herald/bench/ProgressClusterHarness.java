@@ -371,35 +371,11 @@ public final class ProgressClusterHarness {
   }
 
   private static HttpRequest.Builder post(URI uri, String body) {
-    return HttpRequest.newBuilder(uri)
-        .timeout(Duration.ofMinutes(2))
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    return HandshakeHttp.post(uri, body, Duration.ofMinutes(2));
   }
 
   private static String initialize(HttpClient http, URI uri) throws Exception {
-    HttpResponse<String> init =
-        http.send(
-            post(
-                    uri,
-                    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-                        + VERSION
-                        + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"progress-cluster-bench\",\"version\":\"1\"}}}")
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    String session =
-        init.headers()
-            .firstValue("Mcp-Session-Id")
-            .orElseThrow(
-                () -> new IOException("initialize: " + init.statusCode() + " " + init.body()));
-    http.send(
-        post(uri, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
-            .header("Mcp-Session-Id", session)
-            .header("MCP-Protocol-Version", VERSION)
-            .build(),
-        HttpResponse.BodyHandlers.discarding());
-    return session;
+    return HandshakeHttp.initialize(http, uri, "progress-cluster-bench", Duration.ofMinutes(2));
   }
 
   private static void delete(HttpClient http, URI uri, String session) throws Exception {

@@ -157,31 +157,11 @@ public final class ProgressHarness {
   }
 
   private static HttpRequest.Builder post(URI uri, String body) {
-    return HttpRequest.newBuilder(uri)
-        .timeout(Duration.ofSeconds(60))
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, text/event-stream")
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    return HandshakeHttp.post(uri, body, Duration.ofSeconds(60));
   }
 
   private static String initialize(HttpClient http, URI uri) throws Exception {
-    HttpResponse<String> init =
-        http.send(
-            post(
-                    uri,
-                    "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-                        + CallsHarness.HANDSHAKE
-                        + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"progress-bench\",\"version\":\"1\"}}}")
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
-    http.send(
-        post(uri, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}")
-            .header("Mcp-Session-Id", session)
-            .header("MCP-Protocol-Version", CallsHarness.HANDSHAKE)
-            .build(),
-        HttpResponse.BodyHandlers.discarding());
-    return session;
+    return HandshakeHttp.initialize(http, uri, "progress-bench", Duration.ofSeconds(60));
   }
 
   /** One call; checks every notification arrived in order and the response came last. */
