@@ -44,19 +44,9 @@ final class AuthRetry {
       @Nullable RequestId id,
       int attempt,
       Runnable resend) {
-    int status = response.statusCode();
-    if (status != 401 && status != 403) {
-      return false;
-    }
-    String header = String.join(", ", response.headers().allValues("WWW-Authenticate"));
-    Challenge challenge =
-        Challenge.of(
-            transport.uri(),
-            status,
-            header.isEmpty() ? null : header,
-            response.request().headers().firstValue("Authorization").orElse(null));
-    if (status == 403 && !challenge.insufficientScope()) {
-      return false; // an ordinary refusal
+    Challenge challenge = challenge(transport, response);
+    if (challenge == null) {
+      return false; // not about authorization, or an ordinary refusal
     }
     Authorization auth = transport.authorization();
     if (auth == null) {
@@ -129,6 +119,26 @@ final class AuthRetry {
   }
 
   /**
+   * The authorization challenge of a refused response: a 401, or a 403 whose challenge asks for
+   * more scope; null for anything else (a 403 without it is an ordinary refusal).
+   */
+  private static @Nullable Challenge challenge(
+      StreamableHttpClientTransport transport, HttpResponse<?> response) {
+    int status = response.statusCode();
+    if (status != 401 && status != 403) {
+      return null;
+    }
+    String header = String.join(", ", response.headers().allValues("WWW-Authenticate"));
+    Challenge challenge =
+        Challenge.of(
+            transport.uri(),
+            status,
+            header.isEmpty() ? null : header,
+            response.request().headers().firstValue("Authorization").orElse(null));
+    return status == 403 && !challenge.insufficientScope() ? null : challenge;
+  }
+
+  /**
    * A stream's {@code GET} (the standing stream, or the resumption of any stream) refused with
    * {@code 401}, or {@code 403} with {@code error="insufficient_scope"}: the same answer as for a
    * {@code POST} (a token refused while the session lives, because it expired, is refreshed or
@@ -140,18 +150,8 @@ final class AuthRetry {
    */
   static GetVerdict onGetRefusal(
       StreamableHttpClientTransport transport, HttpResponse<?> response, int attempt) {
-    int status = response.statusCode();
-    if (status != 401 && status != 403) {
-      return GetVerdict.NOT_A_CHALLENGE;
-    }
-    String header = String.join(", ", response.headers().allValues("WWW-Authenticate"));
-    Challenge challenge =
-        Challenge.of(
-            transport.uri(),
-            status,
-            header.isEmpty() ? null : header,
-            response.request().headers().firstValue("Authorization").orElse(null));
-    if (status == 403 && !challenge.insufficientScope()) {
+    Challenge challenge = challenge(transport, response);
+    if (challenge == null) {
       return GetVerdict.NOT_A_CHALLENGE;
     }
     Authorization auth = transport.authorization();
@@ -192,7 +192,7 @@ final class AuthRetry {
                 e);
       }
     }
-    if (status == 401) {
+    if (challenge.status() == 401) {
       transport.fail(failure);
     } else {
       StreamableHttpClientTransport.LOG.log(
