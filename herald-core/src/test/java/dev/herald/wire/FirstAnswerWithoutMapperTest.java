@@ -37,8 +37,13 @@ class FirstAnswerWithoutMapperTest {
                     FirstAnswerWithoutMapperTest.class.getName() + "$Child"))
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
-    String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    String out;
+    try {
+      out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      child.destroyForcibly(); // on every path, a timeout of this test included
+    }
     assertThat(out).contains("\"protocolVersion\":\"2025-11-25\"");
     assertThat(out).contains("mapper built after initialize: false");
     assertThat(out).contains("mapper built after a call: true"); // the check can tell

@@ -57,8 +57,13 @@ class LazyTlsTest {
                     scheme))
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    String out;
+    try {
+      out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      p.destroyForcibly(); // on every path, a timeout of this test included
+    }
     assertThat(out).contains("transport built");
     return out;
   }
