@@ -283,6 +283,40 @@ public final class McpServer {
   }
 
   /**
+   * What {@link #statelessCapabilities()} answers now, for the capability gate of every stateless
+   * request: made again only when what it depends on changed (the tool catalog's snapshot, or
+   * whether the resource, prompt and completion catalogs are empty), not per request. Shared
+   * between requests, so it is only read (tested), never handed out.
+   */
+  @SuppressWarnings("ReferenceEquality") // a snapshot's identity changes with every change
+  ServerCapabilities statelessCapabilitiesForGate() {
+    StatelessDeclaration d = statelessDeclaration;
+    Catalog.Snapshot<RegisteredTool> t = tools.snapshot();
+    boolean r = resourceCatalog.isEmpty();
+    boolean p = promptCatalog.isEmpty();
+    boolean c = completions.isEmpty();
+    if (d == null
+        || d.tools != t
+        || d.noResources != r
+        || d.noPrompts != p
+        || d.noCompletions != c) {
+      d = new StatelessDeclaration(t, r, p, c, statelessCapabilities());
+      statelessDeclaration = d;
+    }
+    return d.capabilities;
+  }
+
+  /** {@link #statelessCapabilitiesForGate}'s last answer and what it was made from. */
+  private record StatelessDeclaration(
+      Catalog.Snapshot<RegisteredTool> tools,
+      boolean noResources,
+      boolean noPrompts,
+      boolean noCompletions,
+      ServerCapabilities capabilities) {}
+
+  private volatile @Nullable StatelessDeclaration statelessDeclaration;
+
+  /**
    * What this server declares to a stateless (2026-07-28) client, in {@code server/discover}:
    * {@link #capabilities()} without the members that exist only in the handshake era ({@code
    * tasks}; the 2026-07-28 tasks are an extension), with {@code extensions} when any were declared

@@ -229,7 +229,7 @@ final class ServerMethods {
             s.declaredIn()
                 .test(
                     call.stateless()
-                        ? session.server().statelessCapabilities()
+                        ? session.server().statelessCapabilitiesForGate()
                         : session.serverCapabilities());
         case Capability.OfClient c -> clientSupports(session, c, call);
       };

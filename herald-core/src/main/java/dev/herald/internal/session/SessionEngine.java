@@ -115,6 +115,12 @@ public final class SessionEngine {
   private volatile boolean started; // set once through STARTED
   private volatile boolean closed; // set once through CLOSED
 
+  /**
+   * Whether the session serves one request and ends once it is answered ({@link
+   * #endAfterOneRequest}): on the thread that answered it, with no hand-off.
+   */
+  private volatile boolean oneRequest;
+
   private static final java.lang.invoke.VarHandle NEXT_ID;
   private static final java.lang.invoke.VarHandle UNANSWERED;
   private static final java.lang.invoke.VarHandle STARTED;
@@ -251,6 +257,16 @@ public final class SessionEngine {
     if (owner == null) {
       owner = principal;
     }
+  }
+
+  /**
+   * Makes this a session of one request (a 2026-07-28 HTTP POST): it ends as soon as the next
+   * request delivered is answered or refused, on the thread that sent the answer, once the
+   * handler's work around the answer is done. A request cancelled before its answer ends the
+   * session when its handler returns. Call it before that request is delivered.
+   */
+  public void endAfterOneRequest() {
+    this.oneRequest = true;
   }
 
   /** The principal that created this session (the first one {@link #principal set}), if any. */
@@ -756,7 +772,7 @@ public final class SessionEngine {
     InboundTable.Admission admission = inFlight.check(r.id());
     if (admission == InboundTable.Admission.ID_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_REQUEST);
-      sendQuietly(
+      refuse(
           errorResponse(
               r.id(),
               ErrorCodes.INVALID_REQUEST,
@@ -766,7 +782,7 @@ public final class SessionEngine {
     }
     if (admission == InboundTable.Admission.LIMIT_EXCEEDED) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.LIMIT_EXCEEDED);
-      sendQuietly(
+      refuse(
           errorResponse(
               r.id(),
               ErrorCodes.LIMIT_EXCEEDED,
@@ -780,7 +796,7 @@ public final class SessionEngine {
     if (meta != null && !meta.isNull()) {
       if (!meta.isObject()) {
         events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
-        sendQuietly(
+        refuse(
             errorResponse(
                 r.id(), ErrorCodes.INVALID_PARAMS, "Invalid params: _meta must be an object"),
             r.id());
@@ -792,7 +808,7 @@ public final class SessionEngine {
           token = ProgressToken.fromJson(t);
         } catch (IllegalArgumentException e) {
           events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
-          sendQuietly(
+          refuse(
               errorResponse(
                   r.id(),
                   ErrorCodes.INVALID_PARAMS,
@@ -817,7 +833,7 @@ public final class SessionEngine {
     self[0] = call;
     if (inFlight.admit(call) == InboundTable.Admission.TOKEN_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);
-      sendQuietly(
+      refuse(
           errorResponse(
               r.id(),
               ErrorCodes.INVALID_PARAMS,
@@ -829,6 +845,14 @@ public final class SessionEngine {
     Thread t = Thread.ofVirtual().name("mcp-" + name + "-" + r.method()).unstarted(() -> run(call));
     call.bindThread(t);
     t.start();
+  }
+
+  /** Sends the refusal of a request that never ran; a {@link #oneRequest} session ends after it. */
+  private void refuse(JsonRpcMessage.Error refusal, @Nullable RequestId relatedTo) {
+    sendQuietly(refusal, relatedTo);
+    if (oneRequest) {
+      shutdown(null);
+    }
   }
 
   private void sendProgress(EncodedMessage progress, @Nullable RequestId relatedTo) {
@@ -870,6 +894,9 @@ public final class SessionEngine {
       work.responseSent();
     }
     UNANSWERED.getAndAdd(this, -1);
+    if (oneRequest) {
+      shutdown(null); // its one request is over: no other thread is woken to end it
+    }
     Thread.interrupted(); // clear a late interrupt; the virtual thread ends here
   }
 
@@ -1076,11 +1103,16 @@ public final class SessionEngine {
     }
     deadlines.close();
     // A transport's own failure (a lost HTTP session, say) reaches every pending caller as is.
-    TransportException failure =
-        cause instanceof TransportException te
-            ? te
-            : new TransportException("connection closed", cause);
+    // Made only when a call is pending: most sessions end with none, and an exception's stack
+    // trace is not free.
+    TransportException failure = null;
     for (PendingCall call : pending.calls()) {
+      if (failure == null) {
+        failure =
+            cause instanceof TransportException te
+                ? te
+                : new TransportException("connection closed", cause);
+      }
       pending.release(call);
       call.finish(ProgressRecord.Terminal.CONNECTION_CLOSED, null, failure, progress);
     }

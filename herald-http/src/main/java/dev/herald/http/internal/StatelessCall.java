@@ -32,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * Closing the stream (the client goes away, or reads too slowly) cancels the request: the session
  * closes, which interrupts the handler, and nothing more is written. The session is closed on every
  * path (response, error, disconnect, endpoint shutdown); {@link Endpoint#statelessEnded} counts it
- * out once.
+ * out once. After a JSON answer the engine ends the session itself, on the thread that answered
+ * ({@code SessionEngine#endAfterOneRequest}), so a call costs one virtual thread, not two.
  *
  * <p>Thread-safe: {@link #lock} guards {@link #held}, {@link #sink} and {@link #state}; the exchange
  * and the sink are written outside it.
@@ -102,9 +103,14 @@ final class StatelessCall implements Transport, SseSink.Listener {
     }
     Receiver r = receiver;
     if (r != null) {
+      dev.herald.internal.session.SessionEngine engine =
+          dev.herald.internal.session.EngineAccess.of(s);
       if (principal != null) {
-        dev.herald.internal.session.EngineAccess.of(s).principal(principal);
+        engine.principal(principal);
       }
+      // The session ends on the thread that answers (or refuses) the request, once the engine's
+      // work around the answer is done: no thread is started to close it.
+      engine.endAfterOneRequest();
       r.onFrame(new DecodedMessage.Valid(request));
     }
   }
@@ -183,7 +189,7 @@ final class StatelessCall implements Transport, SseSink.Listener {
     }
     if (answer != null) {
       HttpExchanges.json(answer, status(message), json, null);
-      finish();
+      ended(); // the engine ends the session itself after its one answer (start())
     } else if (flush != null) {
       flush.flush();
     }
