@@ -541,6 +541,9 @@ final class TaskRuntime {
    * never be seen again, so they are cancelled; tasks of a principal or of anyone go on.
    */
   void sessionClosed(ServerSession session) {
+    if (running.isEmpty()) {
+      return; // most sessions end with no task running: nothing to look through
+    }
     List<RunningTask> bound =
         running.values().stream()
             .filter(t -> t.session() == session && t.owner().kind() == TaskOwner.Kind.SESSION)

@@ -8,7 +8,10 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -135,6 +138,18 @@ final class JettyExchange implements Exchange {
   @Override
   public void header(String name, String value) {
     response.getHeaders().put(name, value);
+  }
+
+  /** {@code Content-Type: application/json}, encoded once (no header-name lookup per answer). */
+  private static final HttpField JSON_TYPE =
+      new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "application/json");
+
+  @Override
+  public void jsonHead(int status, int length) {
+    response.setStatus(status);
+    HttpFields.Mutable headers = response.getHeaders();
+    headers.put(JSON_TYPE);
+    headers.put(HttpHeader.CONTENT_LENGTH, length);
   }
 
   @Override

@@ -82,6 +82,17 @@ public interface Exchange {
   void header(String name, String value);
 
   /**
+   * Sets the status and the head of a JSON answer of {@code length} bytes ({@code Content-Type:
+   * application/json} and {@code Content-Length}); before the first write. A container may set
+   * them from fields it built once instead of by name.
+   */
+  default void jsonHead(int status, int length) {
+    status(status);
+    header("Content-Type", "application/json");
+    header("Content-Length", Integer.toString(length));
+  }
+
+  /**
    * Writes bytes without blocking; {@code last} ends the response. {@code done} hears the
    * outcome once, possibly before this method returns.
    */

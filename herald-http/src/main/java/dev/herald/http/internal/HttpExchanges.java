@@ -37,9 +37,7 @@ final class HttpExchanges {
 
   /** Answers with one JSON body. */
   static void json(Exchange ex, int status, byte[] body, @Nullable String sessionId) {
-    ex.status(status);
-    ex.header("Content-Type", JSON);
-    ex.header("Content-Length", Integer.toString(body.length));
+    ex.jsonHead(status, body.length);
     if (sessionId != null) {
       ex.header(SESSION_HEADER, sessionId);
     }
