@@ -26,7 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@link McpServer#connectStateless}, e.g. one 2026-07-28 HTTP POST). A request with neither a handshake nor a version in {@code
  * _meta} on a dual-era server is a handshake-era client's, and keeps that era's answers. Its {@code _meta} is then checked by the one
  * reader, {@link RequestMeta#parse} (-32602 for a missing or malformed field or log level, -32022
- * naming the stateless versions served), and the parsed metadata is attached to the call, which
+ * naming the stateless versions served), unless the transport already did so for this request
+ * ({@link InboundCall#checkedMeta}: a 2026-07-28 HTTP POST is checked before it costs a session),
+ * and the parsed metadata is attached to the call, which
  * makes the call stateless for everything after (catalog views, logging, result decoration).
  * Anything else keeps the handshake era's rules (send {@code initialize} first). Nothing is
  * remembered between requests: each one is routed on what it carries.
@@ -59,7 +61,11 @@ final class EraRouting {
           requested == null ? "" : requested, // a version that is not a string
           eras.handshakeVersions());
     }
-    RequestMeta parsed = RequestMeta.parse(meta, eras.statelessVersions());
+    List<ProtocolVersion> served = eras.statelessVersions();
+    RequestMeta parsed = call.checkedMeta(); // the transport's reading of the same object, if any
+    if (parsed == null || !served.contains(parsed.version())) {
+      parsed = RequestMeta.parse(meta, served);
+    }
     call.requestMeta(parsed);
     return parsed.version();
   }

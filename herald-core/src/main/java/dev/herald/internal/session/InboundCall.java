@@ -43,6 +43,9 @@ public final class InboundCall {
    */
   private volatile @Nullable RequestMeta requestMeta;
 
+  /** The transport's reading of this request's {@code _meta} ({@link #checkedMeta}), or null. */
+  private volatile @Nullable RequestMeta checkedMeta;
+
   /** Who sent the request, as the transport's token verifier established; null without one. */
   private final dev.herald.auth.@Nullable Principal principal;
 
@@ -111,6 +114,19 @@ public final class InboundCall {
       throw new IllegalStateException("the request's era was already decided");
     }
     this.requestMeta = java.util.Objects.requireNonNull(meta, "meta");
+  }
+
+  /**
+   * This request's {@code _meta} as the transport already read and checked it with {@link
+   * RequestMeta#parse} before delivering it ({@link SessionEngine#checkedMeta}), or null: era
+   * routing may use it instead of reading the same object again.
+   */
+  public @Nullable RequestMeta checkedMeta() {
+    return checkedMeta;
+  }
+
+  void checkedMeta(RequestMeta meta) {
+    this.checkedMeta = meta;
   }
 
   public CancellationToken cancellation() {

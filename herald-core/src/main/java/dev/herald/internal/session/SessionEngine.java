@@ -25,6 +25,7 @@ import dev.herald.wire.ProgressNotificationParams;
 import dev.herald.wire.ProgressToken;
 import dev.herald.wire.ProtocolVersion;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.RequestMeta;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -120,6 +121,12 @@ public final class SessionEngine {
    * #endAfterOneRequest}): on the thread that answered it, with no hand-off.
    */
   private volatile boolean oneRequest;
+
+  /**
+   * The {@code _meta} of the next request delivered, as the transport already read and checked it
+   * ({@link #checkedMeta}); handed to that request's call, then cleared. Null otherwise.
+   */
+  private volatile @Nullable RequestMeta checkedMeta;
 
   private static final java.lang.invoke.VarHandle NEXT_ID;
   private static final java.lang.invoke.VarHandle UNANSWERED;
@@ -267,6 +274,16 @@ public final class SessionEngine {
    */
   public void endAfterOneRequest() {
     this.oneRequest = true;
+  }
+
+  /**
+   * The {@code _meta} of the next request delivered, as the transport already read and checked it
+   * with {@link RequestMeta#parse} (a 2026-07-28 HTTP POST's, before it costs a session): the
+   * role's era routing uses it instead of reading the same object again ({@link
+   * InboundCall#checkedMeta}). Call it before that request is delivered.
+   */
+  public void checkedMeta(RequestMeta meta) {
+    this.checkedMeta = Objects.requireNonNull(meta, "meta");
   }
 
   /** The principal that created this session (the first one {@link #principal set}), if any. */
@@ -830,6 +847,11 @@ public final class SessionEngine {
                 scheduler,
                 events);
     InboundCall call = new InboundCall(this, r, reporter, token, inboundPrincipal);
+    RequestMeta checked = checkedMeta;
+    if (checked != null) {
+      checkedMeta = null; // it was the transport's reading of this request, and of no other
+      call.checkedMeta(checked);
+    }
     self[0] = call;
     if (inFlight.admit(call) == InboundTable.Admission.TOKEN_IN_USE) {
       events.requestRefused(r.method(), r.id(), ErrorCodes.INVALID_PARAMS);

@@ -8,6 +8,7 @@ import dev.herald.wire.ErrorCodes;
 import dev.herald.wire.JsonRpcMessage;
 import dev.herald.wire.MessageCodec;
 import dev.herald.wire.RequestId;
+import dev.herald.wire.RequestMeta;
 import java.io.IOException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,14 +67,19 @@ final class StatelessCall implements Transport, SseSink.Listener {
   private volatile @Nullable ServerSession session;
   private volatile boolean cancelled;
 
+  /** The request's {@code _meta} as {@link StatelessPost} read and checked it. */
+  private final RequestMeta meta;
+
   /** Whose token the request carried, or null on an open endpoint. */
   private final dev.herald.auth.@Nullable Principal principal;
 
   StatelessCall(
       Endpoint endpoint,
       JsonRpcMessage.Request request,
+      RequestMeta meta,
       Exchange exchange,
       dev.herald.auth.@Nullable Principal principal) {
+    this.meta = meta;
     this.principal = principal;
     this.endpoint = endpoint;
     this.config = endpoint.config;
@@ -111,6 +117,7 @@ final class StatelessCall implements Transport, SseSink.Listener {
       // The session ends on the thread that answers (or refuses) the request, once the engine's
       // work around the answer is done: no thread is started to close it.
       engine.endAfterOneRequest();
+      engine.checkedMeta(meta); // read and checked once, before the request cost a session
       r.onFrame(new DecodedMessage.Valid(request));
     }
   }

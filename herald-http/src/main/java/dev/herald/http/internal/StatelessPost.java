@@ -86,14 +86,15 @@ final class StatelessPost {
           "Invalid request: a 2026-07-28 client never sends responses");
       return;
     }
+    RequestMeta checked;
     try {
-      check(ex, message);
+      checked = check(ex, message);
     } catch (McpException e) {
       HttpExchanges.error(ex, 400, id, e.code(), e.toErrorObject().message(), e.data());
       return;
     }
     if (message instanceof JsonRpcMessage.Request r) {
-      StatelessCall call = new StatelessCall(endpoint, r, ex, principal);
+      StatelessCall call = new StatelessCall(endpoint, r, checked, ex, principal);
       switch (endpoint.statelessStarted(call)) {
         case OK -> {}
         case FULL -> {
@@ -119,7 +120,8 @@ final class StatelessPost {
     }
   }
 
-  private void check(Exchange ex, JsonRpcMessage message) {
+  /** Checks a 2026-07-28 message before it costs a session; returns its {@code _meta} as read. */
+  private RequestMeta check(Exchange ex, JsonRpcMessage message) {
     ObjectNode meta = meta(message);
     if (meta == null || !RequestMeta.namesVersion(meta)) {
       RequestMeta.parse(meta, stateless); // -32602: the version is required
@@ -140,8 +142,9 @@ final class StatelessPost {
               + MetaKeys.PROTOCOL_VERSION
               + "\"]");
     }
+    RequestMeta parsed;
     try {
-      RequestMeta.parse(meta, stateless);
+      parsed = RequestMeta.parse(meta, stateless);
     } catch (McpException e) {
       if (e.code() == ErrorCodes.UNSUPPORTED_PROTOCOL_VERSION) {
         throw RequestMeta.unsupportedVersion(v.stringValue(), advertised);
@@ -149,6 +152,7 @@ final class StatelessPost {
       throw e;
     }
     StandardHeaders.check(ex::header, message, this::tool);
+    return parsed;
   }
 
   private @Nullable Tool tool(String name) {
