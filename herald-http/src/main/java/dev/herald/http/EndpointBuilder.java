@@ -293,16 +293,35 @@ public abstract class EndpointBuilder<B extends EndpointBuilder<B>> {
   /**
    * How long an SSE connection (a standing GET stream, or a request's stream once it switched to
    * SSE) may stay silent before a keep-alive comment is written to it (default 15 s); see {@link
-   * #sseKeepAliveFailures} for what a keep-alive that cannot be written does. Keep it below the idle timeouts of proxies and containers in between. A
-   * 2026-07-28 request's stream gets one after this interval or one second of silence, whichever
-   * is shorter: a client that left is noticed when the write fails, and its leaving cancels the
-   * request.
+   * #sseKeepAliveFailures} for what a keep-alive that cannot be written does. Keep it below the
+   * idle timeouts of proxies and containers in between. A 2026-07-28 request's stream gets one
+   * after this interval or {@linkplain #statelessStreamAfter its own probe interval} of silence,
+   * whichever is shorter: a client that left is noticed when the write fails, and its leaving
+   * cancels the request.
    *
    * @throws NullPointerException if {@code interval} is null
    * @throws IllegalArgumentException if not positive
    */
   public final B sseKeepAlive(Duration interval) {
     config.sseKeepAlive(interval);
+    return self();
+  }
+
+  /**
+   * How long a 2026-07-28 request may go without an answer before its exchange turns into an SSE
+   * stream, and then how often a silent stream gets a keep-alive comment (default 1 s; never more
+   * than {@link #sseKeepAlive}). A call answered within it gets a plain JSON answer; a longer one
+   * gets {@code text/event-stream} with keep-alive comments and then its answer (MCP 2026-07-28
+   * basic/transports: the server chooses either form). The probe is also how a client that left
+   * is noticed: a container reports a closed connection only when a write to it fails, and that
+   * departure cancels the request, so a longer interval notices a departed client later. Raise it
+   * when clients or proxies in between handle plain JSON answers better than streams.
+   *
+   * @throws NullPointerException if {@code wait} is null
+   * @throws IllegalArgumentException if not positive
+   */
+  public final B statelessStreamAfter(Duration wait) {
+    config.statelessStreamAfter(wait);
     return self();
   }
 

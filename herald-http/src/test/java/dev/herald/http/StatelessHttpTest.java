@@ -3,6 +3,7 @@ package dev.herald.http;
 import static dev.herald.testing.Eventually.eventually;
 import static dev.herald.testing.RawHttpClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.server.McpServer;
 import dev.herald.server.ServedEras;
@@ -48,13 +49,19 @@ class StatelessHttpTest {
   private McpHttpServer http;
   private Stateless26 client;
 
+  // Quick answers are asserted to be plain JSON: the window before a 2026 answer turns into a
+  // stream is raised from its default second, which a busy machine can exceed for any call.
   private void start(ServedEras eras) {
-    start(eras, Duration.ofSeconds(15));
+    start(eras, Duration.ofSeconds(15), Duration.ofSeconds(15));
+  }
+
+  private void start(ServedEras eras, Duration keepAlive) {
+    start(eras, keepAlive, Duration.ofSeconds(1));
   }
 
   private int maxSessions = 1024;
 
-  private void start(ServedEras eras, Duration keepAlive) {
+  private void start(ServedEras eras, Duration keepAlive, Duration streamAfter) {
     ObjectNode props = McpJson.object();
     props.set("region", McpJson.object().put("type", "string").put("x-mcp-header", "Region"));
     props.set("priority", McpJson.object().put("type", "integer").put("x-mcp-header", "Priority"));
@@ -125,6 +132,7 @@ class StatelessHttpTest {
         McpHttpServer.builder()
             .server(mcp)
             .sseKeepAlive(keepAlive)
+            .statelessStreamAfter(streamAfter)
             .maxSessions(maxSessions)
             .build()
             .start();
@@ -612,6 +620,40 @@ class StatelessHttpTest {
     }
     assertThat(data).contains("answered");
     assertNothingLeft();
+  }
+
+  @Test
+  void aShorterStreamWindowTurnsAQuietCallIntoAStreamWhateverTheKeepAlive() throws Exception {
+    start(ServedEras.DUAL, Duration.ofSeconds(60), Duration.ofMillis(50));
+    HttpResponse<Stream<String>> r =
+        client.open(
+            Stateless26.headers("tools/call", "quiet_then_answer"),
+            Stateless26.call(1, "quiet_then_answer", "{}"));
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+    var lines = r.body().iterator();
+    String first = lines.next();
+    while (first.isEmpty()) {
+      first = lines.next();
+    }
+    assertThat(first).startsWith(":"); // a keep-alive comment long before the 60 s interval
+    release.countDown();
+    String data = null;
+    while (lines.hasNext()) {
+      String l = lines.next();
+      if (l.startsWith("data: ")) {
+        data = l.substring(6);
+      }
+    }
+    assertThat(data).contains("answered");
+    assertNothingLeft();
+  }
+
+  @Test
+  void aStreamWindowThatIsNotPositiveIsRefusedAtBuild() {
+    assertThatThrownBy(() -> McpHttpServer.builder().statelessStreamAfter(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("statelessStreamAfter");
   }
 
   // ---------------------------------------------------------------- eras

@@ -29,9 +29,8 @@ public final class Endpoint {
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** How long a 2026 request's stream may stay quiet before a keep-alive comment probes it. */
-  static final long STATELESS_PROBE_NANOS = Duration.ofSeconds(1).toNanos();
-
   final EndpointConfig config;
+
   final HostCheck hostCheck;
 
   /** This node's side of its cluster (docs/scale-out.md), or null on a single node. */
@@ -344,9 +343,10 @@ public final class Endpoint {
         s.keepAlive(sysNow, config.keepAliveNanos, config.keepAliveFailures);
       }
     }
-    // A 2026 stream is probed at least every second: containers notice a client that left only
-    // when a write fails, and that departure is the request's cancellation.
-    long probe = Math.min(config.keepAliveNanos, STATELESS_PROBE_NANOS);
+    // A 2026 stream is probed at least every statelessStreamAfter (1 s by default): containers
+    // notice a client that left only when a write fails, and that departure is the request's
+    // cancellation.
+    long probe = Math.min(config.keepAliveNanos, config.statelessStreamAfterNanos);
     for (StatelessCall c : stateless) {
       c.keepAlive(sysNow, probe, config.keepAliveNanos * config.keepAliveFailures);
     }

@@ -37,6 +37,7 @@ public final class EndpointConfig {
   final String retryText;
   final long keepAliveNanos;
   final int keepAliveFailures;
+  final long statelessStreamAfterNanos;
   final Ticker ticker;
   final Scheduler scheduler;
 
@@ -75,6 +76,7 @@ public final class EndpointConfig {
     this.retryField = HttpExchanges.ascii(retryText + "\n");
     this.keepAliveNanos = b.keepAlive.toNanos();
     this.keepAliveFailures = b.keepAliveFailures;
+    this.statelessStreamAfterNanos = b.statelessStreamAfter.toNanos();
     this.ticker = b.ticker;
     this.scheduler = b.scheduler;
     this.cluster = b.cluster;
@@ -142,6 +144,7 @@ public final class EndpointConfig {
     private Duration retry = Duration.ofSeconds(1);
     private Duration keepAlive = Duration.ofSeconds(15);
     private int keepAliveFailures = 3;
+    private Duration statelessStreamAfter = Duration.ofSeconds(1);
     private Ticker ticker = Ticker.system();
     private Scheduler scheduler = Scheduler.system();
     private @Nullable ClusterSeam cluster;
@@ -290,6 +293,13 @@ public final class EndpointConfig {
             "sseKeepAliveFailures must be at least 1, was " + failures);
       }
       this.keepAliveFailures = failures;
+    }
+
+    public void statelessStreamAfter(Duration wait) {
+      if (wait.isNegative() || wait.isZero()) {
+        throw new IllegalArgumentException("statelessStreamAfter must be positive, was " + wait);
+      }
+      this.statelessStreamAfter = wait;
     }
 
     public void ticker(Ticker ticker) {
