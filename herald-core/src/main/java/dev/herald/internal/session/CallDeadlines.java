@@ -15,9 +15,16 @@ import org.jspecify.annotations.Nullable;
  * that queue's lock, and every response its removal; at thousands of calls per second, from many
  * threads, that lock is contended. Calls of one engine mostly share their timeout, so a later call
  * rarely has a nearer deadline than the one armed: adding a call is then one volatile read. The
- * sweep reads the pending table itself, so nothing is kept per call; when the table goes empty
- * the timer is given back, so answered calls leave nothing queued. Progress moves an idle deadline later, never nearer; the sweep finds such a
- * call alive and arms for its new deadline.
+ * sweep reads the pending table itself, so nothing is kept per call. Progress moves an idle
+ * deadline later, never nearer; the sweep finds such a call alive and arms for its new deadline.
+ *
+ * <p>When the table goes empty the timer is given back, so answered calls leave nothing queued,
+ * but not at once: a client that makes one call at a time empties the table after every call,
+ * and giving the timer back then and arming it again for the next call cost every call a task
+ * added to and removed from the shared scheduler's queue, under its lock. Instead an empty table
+ * queues one check ({@link #GIVE_BACK_AFTER} later, at most one queued per engine), which gives
+ * the timer back only if the table is still empty then; calls made meanwhile find the timer
+ * armed for an earlier deadline and add nothing.
  *
  * <p>Thread-safe: {@link #armedAt} is written under {@link #lock} and read without it; a sweep
  * that runs while a call is added sees that call or leaves the timer for the call to arm.
@@ -28,6 +35,15 @@ final class CallDeadlines {
   private final PendingTable pending;
   private final Consumer<PendingCall> expired;
   private final ReentrantLock lock = new ReentrantLock();
+
+  /** How long an empty table waits before its timer is given back. */
+  static final long GIVE_BACK_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
+
+  /**
+   * The queued check of an empty table, if one is queued: written under {@link #lock}, read
+   * without it as a hint.
+   */
+  private volatile Scheduler.@Nullable Cancellable giveBack;
 
   /** The deadline the timer is armed for; {@link Long#MAX_VALUE} when none is. */
   private volatile long armedAt = Long.MAX_VALUE;
@@ -98,12 +114,32 @@ final class CallDeadlines {
   }
 
   /**
-   * The pending table went empty: the timer is given back (an engine whose calls were all answered
-   * leaves nothing queued), unless a call added meanwhile needs it, which then arms it again.
+   * The pending table went empty: the timer is given back {@link #GIVE_BACK_AFTER} later if the
+   * table is still empty then (an engine whose calls were all answered leaves nothing queued).
    */
   void idle() {
+    if (armedAt == Long.MAX_VALUE || giveBack != null) {
+      return; // nothing armed, or a check is queued already
+    }
     lock.lock();
     try {
+      if (closed || giveBack != null || timer == null) {
+        return;
+      }
+      giveBack = scheduler.schedule(this::giveBackIfIdle, GIVE_BACK_AFTER);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The check {@link #idle} queued: gives the timer back if no call is pending now. */
+  private void giveBackIfIdle() {
+    lock.lock();
+    try {
+      giveBack = null;
+      if (closed || !pending.isEmpty()) {
+        return; // a call is pending: its answer empties the table again and queues a new check
+      }
       Scheduler.Cancellable t = timer;
       if (t == null) {
         return;
@@ -114,6 +150,7 @@ final class CallDeadlines {
     } finally {
       lock.unlock();
     }
+    // a call added while the timer was given back may have found it armed: arm for it
     long now = ticker.nanos();
     for (PendingCall call : pending.calls()) {
       if (!call.isDone()) {
@@ -132,6 +169,11 @@ final class CallDeadlines {
       timer = null;
       if (t != null) {
         t.cancel();
+      }
+      Scheduler.Cancellable check = giveBack;
+      giveBack = null;
+      if (check != null) {
+        check.cancel();
       }
     } finally {
       lock.unlock();

@@ -164,11 +164,11 @@ final class Http {
    * server's answer (which, for a JSON response, may take as long as the call itself).
    */
   static final class SignallingPublisher implements HttpRequest.BodyPublisher {
-    private final HttpRequest.BodyPublisher delegate;
+    private final byte[] body;
     private final CompletableFuture<Void> sent = new CompletableFuture<>();
 
     SignallingPublisher(byte[] body) {
-      this.delegate = HttpRequest.BodyPublishers.ofByteArray(body);
+      this.body = body;
     }
 
     CompletableFuture<Void> sent() {
@@ -177,32 +177,39 @@ final class Http {
 
     @Override
     public long contentLength() {
-      return delegate.contentLength();
+      return body.length;
     }
 
+    /**
+     * Hands the body over as one buffer over the array itself ({@code BodyPublishers.ofByteArray}
+     * copies it first, for a caller that might change it; this array is the encoder's and nobody
+     * else's), then completes; each subscription sends it whole again.
+     */
     @Override
     public void subscribe(Flow.Subscriber<? super ByteBuffer> subscriber) {
-      delegate.subscribe(
-          new Flow.Subscriber<ByteBuffer>() {
-            @Override
-            public void onSubscribe(Flow.Subscription subscription) {
-              subscriber.onSubscribe(subscription);
-            }
+      subscriber.onSubscribe(
+          new Flow.Subscription() {
+            private final java.util.concurrent.atomic.AtomicBoolean done =
+                new java.util.concurrent.atomic.AtomicBoolean();
 
             @Override
-            public void onNext(ByteBuffer item) {
-              subscriber.onNext(item);
-            }
-
-            @Override
-            public void onError(Throwable throwable) {
-              subscriber.onError(throwable);
-            }
-
-            @Override
-            public void onComplete() {
+            public void request(long n) {
+              if (!done.compareAndSet(false, true)) {
+                return;
+              }
+              if (n <= 0) {
+                subscriber.onError(
+                    new IllegalArgumentException("non-positive subscription request: " + n));
+                return;
+              }
+              subscriber.onNext(ByteBuffer.wrap(body));
               subscriber.onComplete();
               sent.complete(null);
+            }
+
+            @Override
+            public void cancel() {
+              done.set(true);
             }
           });
     }

@@ -83,13 +83,7 @@ final class PostExchange {
    */
   void send() {
     Http.SignallingPublisher body = new Http.SignallingPublisher(MessageCodec.encode(message));
-    HttpRequest request =
-        transport
-            .request(uri)
-            .header("Accept", Http.ACCEPT_BOTH)
-            .header("Content-Type", Http.JSON)
-            .POST(body)
-            .build();
+    HttpRequest request = transport.post(uri, body);
     transport.delivery().expect(id);
     transport.answerAwaited(); // before the answer can arrive: it may be handled at once
     CompletableFuture<HttpResponse<InputStream>> response =

@@ -437,6 +437,28 @@ public final class StreamableHttpClientTransport implements Transport {
     return b;
   }
 
+  /** The headers of the last post made without an {@link Authorization}; see {@link PostRequest}. */
+  private volatile PostRequest.@Nullable Headers postHeaders;
+
+  /**
+   * The {@code POST} of one encoded message to {@code target}, with the headers of every post:
+   * made once per session state when the transport has no {@link Authorization}.
+   */
+  HttpRequest post(URI target, HttpRequest.BodyPublisher body) {
+    if (authorization != null) {
+      return request(target)
+          .header("Accept", Http.ACCEPT_BOTH)
+          .header("Content-Type", Http.JSON)
+          .POST(body)
+          .build();
+    }
+    ConnectionState.SessionFacts session = machine.session();
+    PostRequest.Headers h =
+        PostRequest.Headers.of(postHeaders, headers, session.id(), session.protocolVersion());
+    postHeaders = h;
+    return new PostRequest(target, h.all(), body);
+  }
+
   /** A {@code GET} for an event stream, resuming after {@code lastEventId} when it is not empty. */
   HttpResponse<InputStream> get(String lastEventId) throws IOException, InterruptedException {
     HttpRequest.Builder b = request(uri).header("Accept", Http.EVENT_STREAM).GET();

@@ -62,6 +62,46 @@ class CallDeadlineTest {
   }
 
   @Test
+  void callsMadeOneAtATimeShareOneTimerWhichIsGivenBackOnceTheConnectionIsIdle() {
+    ManualClock clock = new ManualClock();
+    java.util.concurrent.atomic.AtomicInteger scheduled =
+        new java.util.concurrent.atomic.AtomicInteger();
+    dev.herald.session.Scheduler counting =
+        (task, delay) -> {
+          scheduled.incrementAndGet();
+          return clock.schedule(task, delay);
+        };
+    CountDownLatch never = new CountDownLatch(1);
+    try (EnginePair p =
+        new EnginePair(
+            call -> {
+              if (call.method().equals("hold")) {
+                block(never);
+              }
+              return object("{}");
+            },
+            b -> b.ticker(clock).scheduler(counting),
+            b -> {})) {
+      for (int i = 0; i < 1_000; i++) {
+        get(p.client.requestDirect("tools/call", null, CallOptions.defaults()).result());
+      }
+      // the call timer, and one check of the idle connection: not a task per call
+      assertThat(scheduled.get()).isEqualTo(2);
+      assertThat(clock.scheduledCount()).isEqualTo(2);
+
+      clock.advance(Duration.ofNanos(CallDeadlines.GIVE_BACK_AFTER));
+      assertThat(clock.scheduledCount()).as("an idle connection leaves nothing queued").isZero();
+
+      OutboundCall held =
+          p.client.request(
+              "hold", null, CallOptions.builder().timeout(Duration.ofSeconds(1)).build(), null);
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(failure(held.result())).isInstanceOf(TimeoutException.class);
+      never.countDown();
+    }
+  }
+
+  @Test
   void aCallWithoutADeadlineOfItsOwnEndsAfterTheDefaultTenMinutes() {
     ManualClock clock = new ManualClock();
     try (OneEngine e =

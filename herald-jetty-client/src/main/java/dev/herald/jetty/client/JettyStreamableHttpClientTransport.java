@@ -95,6 +95,11 @@ public final class JettyStreamableHttpClientTransport implements Transport {
   static final System.Logger LOG = System.getLogger("dev.herald.jetty.client");
 
   static final String ACCEPT_BOTH = "application/json, text/event-stream";
+
+  /** A post's {@code Accept}, encoded once. */
+  private static final HttpField ACCEPT_BOTH_FIELD =
+      new org.eclipse.jetty.http.PreEncodedHttpField(HttpHeader.ACCEPT, ACCEPT_BOTH);
+
   static final String EVENT_STREAM = "text/event-stream";
   static final String JSON = "application/json";
   static final String SESSION_ID = "Mcp-Session-Id";
@@ -112,6 +117,21 @@ public final class JettyStreamableHttpClientTransport implements Transport {
 
   /** The {@code Host} header of every request, or null to let Jetty make it (a URI with user info). */
   private final @Nullable HttpField host;
+
+  /** The configured headers as fields, made once (every request carries them). */
+  private final java.util.List<HttpField> configured;
+
+  /**
+   * The session id and protocol version fields of the last request, made again only when either
+   * changes.
+   */
+  private volatile @Nullable SessionFields sessionFields;
+
+  private record SessionFields(
+      @Nullable String sid,
+      @Nullable String version,
+      @Nullable HttpField sidField,
+      @Nullable HttpField versionField) {}
 
   private final ReentrantLock deliveryLock = new ReentrantLock();
   private volatile @Nullable Receiver receiver;
@@ -132,6 +152,8 @@ public final class JettyStreamableHttpClientTransport implements Transport {
   private JettyStreamableHttpClientTransport(Builder b) {
     this.uri = Objects.requireNonNull(b.uri, "uri must be set");
     this.headers = Map.copyOf(b.headers);
+    this.configured =
+        headers.entrySet().stream().map(e -> new HttpField(e.getKey(), e.getValue())).toList();
     this.timeout = b.connectTimeout == null ? DEFAULT_CONNECT_TIMEOUT : b.connectTimeout;
     this.maxEventBytes = b.maxEventBytes;
     this.reconnect = b.reconnect;
@@ -219,7 +241,7 @@ public final class JettyStreamableHttpClientTransport implements Transport {
             && McpMethods.INITIALIZED.equals(n.method());
     Request request =
         request(HttpMethod.POST, "")
-            .headers(h -> h.put("Accept", ACCEPT_BOTH))
+            .headers(h -> h.put(ACCEPT_BOTH_FIELD))
             .body(new JsonBody(MessageCodec.encode(message)));
     CompletableFuture<@Nullable Void> sent = new CompletableFuture<>();
     request.onRequestSuccess(r -> sent.complete(null));
@@ -254,8 +276,9 @@ public final class JettyStreamableHttpClientTransport implements Transport {
 
   /** A request to the endpoint with the configured headers, the session id and the version. */
   Request request(HttpMethod method, String lastEventId) {
-    String sid = sessionId;
-    String version = protocolVersion;
+    SessionFields session = sessionFields();
+    HttpField sid = session.sidField();
+    HttpField version = session.versionField();
     return client
         .newRequest(uri)
         .method(method)
@@ -263,17 +286,37 @@ public final class JettyStreamableHttpClientTransport implements Transport {
           if (host != null) {
             h.put(host); // else Jetty builds the request's URI to find it
           }
-          headers.forEach(h::put);
+          configured.forEach(h::put);
           if (sid != null) {
-            h.put(SESSION_ID, sid);
+            h.put(sid);
           }
           if (version != null) {
-            h.put(PROTOCOL_VERSION, version);
+            h.put(version);
           }
           if (!lastEventId.isEmpty()) {
             h.put(LAST_EVENT_ID, lastEventId);
           }
         });
+  }
+
+  /** The fields of the current session id and protocol version, made once per pair. */
+  private SessionFields sessionFields() {
+    String sid = sessionId;
+    String version = protocolVersion;
+    SessionFields last = sessionFields;
+    if (last != null
+        && Objects.equals(last.sid(), sid)
+        && Objects.equals(last.version(), version)) {
+      return last;
+    }
+    SessionFields made =
+        new SessionFields(
+            sid,
+            version,
+            sid == null ? null : new HttpField(SESSION_ID, sid),
+            version == null ? null : new HttpField(PROTOCOL_VERSION, version));
+    sessionFields = made;
+    return made;
   }
 
   /** Opens an event stream with {@code GET}: the standing stream, or a resumption. */
