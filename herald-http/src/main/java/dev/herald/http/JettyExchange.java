@@ -51,6 +51,12 @@ final class JettyExchange implements Exchange {
   private volatile boolean responseEnded;
   private volatile boolean readStarted;
 
+  /**
+   * Set when the answer goes out while the body is still being read (a 408 for a body too slow):
+   * the reader then only discards, so that Jetty never reads the rest beside it.
+   */
+  private volatile boolean answeredUnread;
+
   private static final VarHandle ENDED;
 
   static {
@@ -158,6 +164,9 @@ final class JettyExchange implements Exchange {
       // Answered before the body was read to its end (a refusal): Jetty will not keep this
       // connection, so say so, or a client may send its next request on a connection being closed.
       response.getHeaders().put("Connection", "close");
+      if (readStarted) {
+        answeredUnread = true;
+      }
     }
     response.write(
         last,
@@ -174,6 +183,10 @@ final class JettyExchange implements Exchange {
                 // first
                 startDraining();
                 BodyReader.discarding(JettyExchange.this).run();
+              } else if (answeredUnread) {
+                // answered while its reader still waits for the rest (a 408): that reader now
+                // discards what comes, for a bounded time, and the exchange ends after it
+                startDraining();
               }
               responseEnded = true;
               complete();
@@ -268,6 +281,9 @@ final class JettyExchange implements Exchange {
     @Override
     public void run() {
       while (true) {
+        if (discarded < 0 && exchange.answeredUnread) {
+          discarded = 0; // answered before the body ended: the rest is only discarded
+        }
         if (discarded >= 0 && exchange.drained) {
           return; // drained long enough: the exchange ends without the rest
         }
