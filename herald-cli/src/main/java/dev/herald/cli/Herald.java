@@ -38,12 +38,17 @@ public final class Herald implements Runnable {
   }
 
   public static void main(String[] args) {
-    System.exit(run(args));
+    Logging.configureOnFirstUse();
+    System.exit(runConfigured(args));
   }
 
   /** Runs the command line and returns the exit code (for tests). */
   public static int run(String... args) {
     Logging.configure();
+    return runConfigured(args);
+  }
+
+  private static int runConfigured(String... args) {
     ServeCommand stdio = ServeCommand.plainStdio(args);
     if (stdio != null) {
       // What a host spawns on demand: served without building the command-line model at all.

@@ -24,9 +24,11 @@ final class Completions {
   }
 
   private static String key(CompletionReference ref) {
-    return switch (Objects.requireNonNull(ref, "ref")) {
-      case PromptReference p -> "prompt\0" + p.name();
-      case ResourceTemplateReference r -> "resource\0" + r.uri();
-    };
+    // instanceof, not a type switch: a type switch's first run spins a class, and a server that
+    // registers a completion does this before its first answer (docs/benchmarks.md, "Cold start")
+    if (Objects.requireNonNull(ref, "ref") instanceof PromptReference p) {
+      return "prompt\0" + p.name();
+    }
+    return "resource\0" + ((ResourceTemplateReference) ref).uri();
   }
 }

@@ -3,6 +3,7 @@ package dev.herald.server;
 import dev.herald.internal.session.DetachedWork;
 import dev.herald.internal.session.ExceptionTranslation;
 import dev.herald.internal.session.InboundCall;
+import dev.herald.internal.session.LazyLogger;
 import dev.herald.session.CancelledException;
 import dev.herald.session.Scheduler;
 import dev.herald.tasks.StoredTask;
@@ -52,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Thread-safe.
  */
 final class TaskRuntime {
-  private static final System.Logger LOG = System.getLogger("dev.herald.server.tasks");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.server.tasks");
 
   /** How often expired tasks are purged, at most. */
   static final Duration PURGE_EVERY = Duration.ofSeconds(1);

@@ -62,7 +62,15 @@ public interface EventListener {
   @FunctionalInterface
   interface Factory {
     /** A factory that gives every session {@link #NONE}. */
-    Factory NONE = role -> EventListener.NONE;
+    Factory NONE =
+        // a class, not a lambda: the JVM's AOT cache does not keep a lambda made in an interface's
+        // initialiser, and spinning one costs a cold process milliseconds before its first answer
+        new Factory() {
+          @Override
+          public EventListener create(Role role) {
+            return EventListener.NONE;
+          }
+        };
 
     /**
      * The listener for a session about to open. Called once per session, before any of its

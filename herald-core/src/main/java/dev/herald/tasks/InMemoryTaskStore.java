@@ -1,5 +1,6 @@
 package dev.herald.tasks;
 
+import dev.herald.internal.session.LazyLogger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -49,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * since been deleted still works, since it names a position in the listing order, not a task.
  */
 public final class InMemoryTaskStore implements TaskStore {
-  private static final System.Logger LOG = System.getLogger(InMemoryTaskStore.class.getName());
+  private static final System.Logger LOG = LazyLogger.of(InMemoryTaskStore.class.getName());
   private static final String MAC = "HmacSHA256";
   private static final int TAG_BYTES = 16;
 

@@ -329,46 +329,44 @@ final class DirectJson {
     Out out = new Out();
     try {
       out.raw("{\"jsonrpc\":\"2.0\"");
-      switch (message) {
-        case JsonRpcMessage.Request r -> {
-          out.id(r.id());
-          out.raw(",\"method\":");
-          out.string(r.method());
-          if (r.params() != null) {
-            out.raw(",\"params\":");
-            out.tree(r.params(), 0);
-          }
+      // instanceof, not a type switch: a type switch's first run spins a class (docs/benchmarks.md,
+      // "Cold start")
+      if (message instanceof JsonRpcMessage.Request r) {
+        out.id(r.id());
+        out.raw(",\"method\":");
+        out.string(r.method());
+        if (r.params() != null) {
+          out.raw(",\"params\":");
+          out.tree(r.params(), 0);
         }
-        case JsonRpcMessage.Notification n -> {
-          out.raw(",\"method\":");
-          out.string(n.method());
-          if (n.params() != null) {
-            out.raw(",\"params\":");
-            out.tree(n.params(), 0);
-          }
+      } else if (message instanceof JsonRpcMessage.Notification n) {
+        out.raw(",\"method\":");
+        out.string(n.method());
+        if (n.params() != null) {
+          out.raw(",\"params\":");
+          out.tree(n.params(), 0);
         }
-        case JsonRpcMessage.Result r -> {
-          out.id(r.id());
-          out.raw(",\"result\":");
-          out.tree(r.result(), 0);
+      } else if (message instanceof JsonRpcMessage.Result r) {
+        out.id(r.id());
+        out.raw(",\"result\":");
+        out.tree(r.result(), 0);
+      } else {
+        JsonRpcMessage.Error e = (JsonRpcMessage.Error) message;
+        if (e.id() == null) {
+          out.raw(",\"id\":null");
+        } else {
+          out.id(e.id());
         }
-        case JsonRpcMessage.Error e -> {
-          if (e.id() == null) {
-            out.raw(",\"id\":null");
-          } else {
-            out.id(e.id());
-          }
-          out.raw(",\"error\":{\"code\":");
-          out.raw(Integer.toString(e.error().code()));
-          out.raw(",\"message\":");
-          out.string(e.error().message());
-          JsonNode data = e.error().data();
-          if (data != null) {
-            out.raw(",\"data\":");
-            out.tree(data, 0);
-          }
-          out.raw("}");
+        out.raw(",\"error\":{\"code\":");
+        out.raw(Integer.toString(e.error().code()));
+        out.raw(",\"message\":");
+        out.string(e.error().message());
+        JsonNode data = e.error().data();
+        if (data != null) {
+          out.raw(",\"data\":");
+          out.tree(data, 0);
         }
+        out.raw("}");
       }
       out.raw("}");
       return out.bytes();
@@ -404,55 +402,63 @@ final class DirectJson {
 
     void id(RequestId id) {
       raw(",\"id\":");
-      switch (id) {
-        case RequestId.Text t -> string(t.value());
-        case RequestId.Number v -> raw(Long.toString(v.value()));
+      if (id instanceof RequestId.Text t) {
+        string(t.value());
+      } else {
+        raw(Long.toString(((RequestId.Number) id).value()));
       }
     }
 
+    @SuppressWarnings("IfChainToSwitch") // a type switch spins a class on its first run
     void tree(JsonNode node, int depth) {
       if (depth > MAX_DEPTH) {
         throw FALLBACK;
       }
-      switch (node) {
-        case ObjectNode o -> {
-          room(1);
-          buf[n++] = '{';
-          boolean first = true;
-          for (Map.Entry<String, JsonNode> e : o.properties()) {
-            if (!first) {
-              room(1);
-              buf[n++] = ',';
-            }
-            first = false;
-            string(e.getKey());
+      // instanceof, not a type switch: a type switch's first run spins a class (docs/benchmarks.md,
+      // "Cold start")
+      if (node instanceof ObjectNode o) {
+        room(1);
+        buf[n++] = '{';
+        boolean first = true;
+        for (Map.Entry<String, JsonNode> e : o.properties()) {
+          if (!first) {
             room(1);
-            buf[n++] = ':';
-            tree(e.getValue(), depth + 1);
+            buf[n++] = ',';
           }
+          first = false;
+          string(e.getKey());
           room(1);
-          buf[n++] = '}';
+          buf[n++] = ':';
+          tree(e.getValue(), depth + 1);
         }
-        case ArrayNode a -> {
-          room(1);
-          buf[n++] = '[';
-          for (int i = 0, size = a.size(); i < size; i++) {
-            if (i > 0) {
-              room(1);
-              buf[n++] = ',';
-            }
-            tree(a.get(i), depth + 1);
+        room(1);
+        buf[n++] = '}';
+      } else if (node instanceof ArrayNode a) {
+        room(1);
+        buf[n++] = '[';
+        for (int i = 0, size = a.size(); i < size; i++) {
+          if (i > 0) {
+            room(1);
+            buf[n++] = ',';
           }
-          room(1);
-          buf[n++] = ']';
+          tree(a.get(i), depth + 1);
         }
-        case StringNode s -> string(s.stringValue());
-        case BooleanNode v -> raw(v.booleanValue() ? "true" : "false");
-        case NullNode v -> raw("null");
-        case IntNode v -> raw(Integer.toString(v.intValue()));
-        case LongNode v -> raw(Long.toString(v.longValue()));
-        case BigIntegerNode v -> raw(v.bigIntegerValue().toString());
-        default -> throw FALLBACK; // decimals, doubles, binary, POJOs...: the mapper's
+        room(1);
+        buf[n++] = ']';
+      } else if (node instanceof StringNode s) {
+        string(s.stringValue());
+      } else if (node instanceof BooleanNode v) {
+        raw(v.booleanValue() ? "true" : "false");
+      } else if (node instanceof NullNode) {
+        raw("null");
+      } else if (node instanceof IntNode v) {
+        raw(Integer.toString(v.intValue()));
+      } else if (node instanceof LongNode v) {
+        raw(Long.toString(v.longValue()));
+      } else if (node instanceof BigIntegerNode v) {
+        raw(v.bigIntegerValue().toString());
+      } else {
+        throw FALLBACK; // decimals, doubles, binary, POJOs...: the mapper's
       }
     }
 

@@ -28,6 +28,19 @@ public sealed interface RequestId permits RequestId.Text, RequestId.Number {
     public String toString() {
       return '"' + value + '"';
     }
+
+    // equals and hashCode by hand, as the record's own would be: the record's are linked on their
+    // first call by spinning method-handle classes, tens of milliseconds before a cold process's
+    // first answer (docs/benchmarks.md, "Cold start")
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Text t && value.equals(t.value);
+    }
+
+    @Override
+    public int hashCode() {
+      return value.hashCode();
+    }
   }
 
   /** An integer id. */
@@ -41,6 +54,17 @@ public sealed interface RequestId permits RequestId.Text, RequestId.Number {
     @Override
     public String toString() {
       return Long.toString(value);
+    }
+
+    // by hand, as Text's
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Number n && value == n.value;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(value);
     }
   }
 

@@ -26,7 +26,7 @@ import java.lang.System.Logger.Level;
  * only a {@link Kind#BUG} into such a result.
  */
 public final class ExceptionTranslation {
-  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.session");
 
   private ExceptionTranslation() {}
 

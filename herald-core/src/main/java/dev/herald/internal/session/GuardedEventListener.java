@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe if the delegate is.
  */
 final class GuardedEventListener implements EventListener {
-  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.session");
 
   private final EventListener delegate;
   private final AtomicBoolean warned = new AtomicBoolean();

@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
  * table exactly once, through {@link #finish}.
  */
 final class PendingCall implements OutboundCall {
-  private static final System.Logger LOG = System.getLogger("dev.herald.session.progress");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.session.progress");
   private final SessionEngine engine;
   private final RequestId id;
   private final String method;

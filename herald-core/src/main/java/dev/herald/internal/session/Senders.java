@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Immutable; each {@link #ask} runs on one thread.
  */
 final class Senders {
-  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.session");
 
   static final Senders NONE = new Senders(List.of());
 

@@ -55,7 +55,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Thread-safe.
  */
 public final class SessionEngine {
-  private static final System.Logger LOG = System.getLogger("dev.herald.session");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.session");
 
   private final Transport transport;
   private final RequestHandler requests;
@@ -711,49 +711,53 @@ public final class SessionEngine {
 
   // ---------------------------------------------------------------- inbound
 
+  // onFrame and onMessage test with instanceof, not a type switch: a type switch's first run spins
+  // a class, tens of milliseconds before a stdio server's first answer (docs/benchmarks.md, "Cold
+  // start").
   private void onFrame(DecodedMessage frame) {
-    switch (frame) {
-      case DecodedMessage.Valid v -> onMessage(v.message());
-      case DecodedMessage.Invalid bad -> {
-        events.invalidMessage(bad.error().code());
-        LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
-        if (bad.answerable()) {
-          sendQuietly(MessageCodec.errorFor(bad), bad.id());
-        }
+    if (frame instanceof DecodedMessage.Valid v) {
+      onMessage(v.message());
+    } else if (frame instanceof DecodedMessage.Invalid bad) {
+      events.invalidMessage(bad.error().code());
+      LOG.log(Level.DEBUG, "[{0}] invalid frame: {1}", name, bad.error().message());
+      if (bad.answerable()) {
+        sendQuietly(MessageCodec.errorFor(bad), bad.id());
       }
-      case DecodedMessage.Batch batch -> {
-        ProtocolVersion v = version;
-        if (v == null || !v.batching()) {
-          events.invalidMessage(ErrorCodes.INVALID_REQUEST);
-          sendQuietly(
-              new JsonRpcMessage.Error(
-                  null,
-                  new JsonRpcMessage.ErrorObject(
-                      ErrorCodes.INVALID_REQUEST,
-                      "Invalid request: batches are not supported in protocol version "
-                          + (v == null ? "(not negotiated)" : v.wire()),
-                      null)),
-              null);
-        } else {
-          for (DecodedMessage item : batch.items()) {
-            onFrame(item);
-          }
+    } else {
+      DecodedMessage.Batch batch = (DecodedMessage.Batch) frame;
+      ProtocolVersion v = version;
+      if (v == null || !v.batching()) {
+        events.invalidMessage(ErrorCodes.INVALID_REQUEST);
+        sendQuietly(
+            new JsonRpcMessage.Error(
+                null,
+                new JsonRpcMessage.ErrorObject(
+                    ErrorCodes.INVALID_REQUEST,
+                    "Invalid request: batches are not supported in protocol version "
+                        + (v == null ? "(not negotiated)" : v.wire()),
+                    null)),
+            null);
+      } else {
+        for (DecodedMessage item : batch.items()) {
+          onFrame(item);
         }
       }
     }
   }
 
   private void onMessage(JsonRpcMessage message) {
-    switch (message) {
-      case JsonRpcMessage.Request r -> onRequest(r);
-      case JsonRpcMessage.Notification n -> onNotification(n);
-      case JsonRpcMessage.Result r -> onResponse(r.id(), r.result(), null);
-      case JsonRpcMessage.Error e -> {
-        if (e.id() == null) {
-          LOG.log(Level.DEBUG, "[{0}] peer reported an error: {1}", name, e.error().message());
-        } else {
-          onResponse(e.id(), null, e.error());
-        }
+    if (message instanceof JsonRpcMessage.Request r) {
+      onRequest(r);
+    } else if (message instanceof JsonRpcMessage.Notification n) {
+      onNotification(n);
+    } else if (message instanceof JsonRpcMessage.Result r) {
+      onResponse(r.id(), r.result(), null);
+    } else {
+      JsonRpcMessage.Error e = (JsonRpcMessage.Error) message;
+      if (e.id() == null) {
+        LOG.log(Level.DEBUG, "[{0}] peer reported an error: {1}", name, e.error().message());
+      } else {
+        onResponse(e.id(), null, e.error());
       }
     }
   }

@@ -1,5 +1,6 @@
 package dev.herald.transport.stdio;
 
+import dev.herald.internal.session.LazyLogger;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.DecodedMessage;
@@ -35,7 +36,7 @@ public final class StdioTransport implements Transport {
   /** Default longest line accepted: 4 MiB. */
   public static final int DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-  private static final System.Logger LOG = System.getLogger("dev.herald.transport.stdio");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.transport.stdio");
 
   private final InputStream in;
   private final OutputStream out;

@@ -1,5 +1,6 @@
 package dev.herald.transport.stdio;
 
+import dev.herald.internal.session.LazyLogger;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.wire.EncodedMessage;
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
  * }
  */
 public final class SubprocessTransport implements Transport {
-  private static final System.Logger LOG = System.getLogger("dev.herald.transport.stdio");
+  private static final System.Logger LOG = LazyLogger.of("dev.herald.transport.stdio");
 
   private final List<String> command;
   private final Map<String, String> environment;
