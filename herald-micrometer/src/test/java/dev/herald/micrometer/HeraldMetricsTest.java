@@ -185,7 +185,10 @@ class HeraldMetricsTest {
 
       // a stream the server closes is resumed by the client
       assertThat(client.callTool("reconnect", null).firstText()).isEqualTo("reconnected");
-      assertThat(count("herald.streams.resumed", "role", "server", "kind", "request")).isEqualTo(1);
+      // counted once the resumed stream is attached, which is after its replay went out
+      eventually(
+          () -> count("herald.streams.resumed", "role", "server", "kind", "request") == 1,
+          "the resumption was counted");
       eventually(
           () -> count("herald.streams.closed", "role", "server", "kind", "request") >= 2,
           "the closed and the resumed connections ended");
