@@ -2,12 +2,9 @@ package dev.herald.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.File;
+import dev.herald.FreshJvm;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
@@ -42,28 +39,7 @@ class LazyTlsTest {
 
   /** The class-loading log of a fresh JVM that builds a transport to {@code scheme}://127.0.0.1. */
   private static String classesLoadedBy(String scheme) throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp = System.getProperty("java.class.path", "");
-    String mp = System.getProperty("jdk.module.path", "");
-    String path = mp.isEmpty() ? cp : cp.isEmpty() ? mp : cp + File.pathSeparator + mp;
-    Process p =
-        new ProcessBuilder(
-                List.of(
-                    java,
-                    "-Xlog:class+load=info:stdout",
-                    "-cp",
-                    path,
-                    LazyTlsTest.class.getName() + "$Child",
-                    scheme))
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    String out;
-    try {
-      out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
-    } finally {
-      p.destroyForcibly(); // on every path, a timeout of this test included
-    }
+    String out = FreshJvm.run(Child.class, List.of("-Xlog:class+load=info:stdout"), scheme);
     assertThat(out).contains("transport built");
     return out;
   }
