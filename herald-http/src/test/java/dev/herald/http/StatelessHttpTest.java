@@ -29,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -151,6 +152,18 @@ class StatelessHttpTest {
     eventually(() -> http.statelessCount() == 0, "every 2026 exchange ended");
     eventually(() -> mcp.sessions().isEmpty(), "every per-request server session closed");
     assertThat(http.sessionCount()).isZero();
+  }
+
+  /** The last {@code data:} field of the rest of an SSE stream, read to its end. */
+  private static @Nullable String lastData(java.util.Iterator<String> lines) {
+    String data = null;
+    while (lines.hasNext()) {
+      String l = lines.next();
+      if (l.startsWith("data: ")) {
+        data = l.substring(6);
+      }
+    }
+    return data;
   }
 
   private static JsonNode error(HttpResponse<String> r) {
@@ -611,14 +624,7 @@ class StatelessHttpTest {
       }
     }
     release.countDown();
-    String data = null;
-    while (lines.hasNext()) {
-      String l = lines.next();
-      if (l.startsWith("data: ")) {
-        data = l.substring(6);
-      }
-    }
-    assertThat(data).contains("answered");
+    assertThat(lastData(lines)).contains("answered");
     assertNothingLeft();
   }
 
@@ -638,14 +644,7 @@ class StatelessHttpTest {
     }
     assertThat(first).startsWith(":"); // a keep-alive comment long before the 60 s interval
     release.countDown();
-    String data = null;
-    while (lines.hasNext()) {
-      String l = lines.next();
-      if (l.startsWith("data: ")) {
-        data = l.substring(6);
-      }
-    }
-    assertThat(data).contains("answered");
+    assertThat(lastData(lines)).contains("answered");
     assertNothingLeft();
   }
 
