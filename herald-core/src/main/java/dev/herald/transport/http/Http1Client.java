@@ -139,6 +139,9 @@ public final class Http1Client extends HttpClient {
   public <T> CompletableFuture<HttpResponse<T>> sendAsync(
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     Http1Exchange<T> exchange = newExchange(request, handler);
+    if (shutdown) {
+      return CompletableFuture.failedFuture(shutDown());
+    }
     exchange.start(headWaitNanos);
     return exchange.result();
   }
@@ -167,6 +170,9 @@ public final class Http1Client extends HttpClient {
   public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
       throws IOException, InterruptedException {
     Http1Exchange<T> exchange = newExchange(request, handler);
+    if (shutdown) {
+      throw shutDown();
+    }
     exchange.start(Long.MAX_VALUE);
     try {
       return exchange.result().get();
@@ -200,10 +206,11 @@ public final class Http1Client extends HttpClient {
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(handler, "handler");
-    if (shutdown) {
-      throw new IllegalStateException("this Http1Client is shut down");
-    }
     return new Http1Exchange<>(this, request, handler);
+  }
+
+  private static IOException shutDown() {
+    return new IOException("this Http1Client is shut down");
   }
 
   /** The head wait of {@link #sendAsync}: how long the sender waits for an answer's head. */
@@ -363,7 +370,7 @@ public final class Http1Client extends HttpClient {
     Http1Connection c = Http1Connection.open(origin, millis, tls, copy(tlsParameters));
     if (shutdown) {
       c.close();
-      throw new IOException("this Http1Client is shut down");
+      throw shutDown();
     }
     return c;
   }

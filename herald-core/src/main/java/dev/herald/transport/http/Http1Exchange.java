@@ -38,7 +38,10 @@ final class Http1Exchange<T> {
   private final HttpRequest request;
   private final HttpResponse.BodyHandler<T> handler;
   private final Http1Client.Origin origin;
-  private final byte[] message;
+
+  /** The request's head and body, made once a connection was made (the body is read then). */
+  private byte @Nullable [] message;
+
   private final boolean headRequest;
   private final Result<T> result = new Result<>(this);
 
@@ -56,7 +59,6 @@ final class Http1Exchange<T> {
     this.handler = handler;
     this.origin = Http1Client.Origin.of(request.uri());
     this.headRequest = request.method().equals("HEAD");
-    this.message = encode(request, origin);
     this.timeoutAt = request.timeout().map(t -> System.nanoTime() + t.toNanos()).orElse(NONE);
   }
 
@@ -106,8 +108,13 @@ final class Http1Exchange<T> {
       c.close();
       throw new IOException("request to " + request.uri() + " was given up");
     }
+    byte[] m = message;
+    if (m == null) {
+      m = encode(request, origin);
+      message = m;
+    }
     try {
-      c.write(message);
+      c.write(m);
       return awaitHead(budget);
     } catch (IOException e) {
       if (!c.reused || c.readSinceTaken > 0 || aborted || e instanceof HttpTimeoutException) {
@@ -116,7 +123,7 @@ final class Http1Exchange<T> {
       c.close(); // the server had closed it (keep-alive timeout): try once on a fresh one
       Http1Connection fresh = client.connect(origin, this);
       connection = fresh;
-      fresh.write(message);
+      fresh.write(m);
       return awaitHead(budget);
     }
   }
@@ -249,6 +256,16 @@ final class Http1Exchange<T> {
     client.finished(this);
   }
 
+  private static boolean valid(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\r' || c == '\n' || c == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The request's head and whole body as one array (RFC 9112 §3, §6). */
   private static byte[] encode(HttpRequest request, Http1Client.Origin origin) {
     byte[] body = Http1Client.collect(request);
@@ -267,6 +284,9 @@ final class Http1Exchange<T> {
         continue;
       }
       for (String v : e.getValue()) {
+        if (!valid(name) || !valid(v)) {
+          throw new IllegalArgumentException("header " + name + " has a line break or NUL");
+        }
         h.append(name).append(": ").append(v).append("\r\n");
       }
     }

@@ -17,11 +17,24 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /** The HTTP client transport against a protected server: the header, the retry, the failures. */
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class AuthorizationTransportTest {
+  @Parameter ClientEngine engine;
+
+  @AfterEach
+  void closeEngines() {
+    ClientEngine.closeAll();
+  }
+
   private static final String CHALLENGE =
       "Bearer resource_metadata=\"http://127.0.0.1/.well-known/oauth-protected-resource/mcp\","
           + " scope=\"read\"";
@@ -82,7 +95,7 @@ class AuthorizationTransportTest {
       assertThatThrownBy(() ->
               McpClient.builder()
                   .eras(EraPreference.HANDSHAKE_ONLY)
-                  .connect(new StreamableHttpClientTransport(server.uri())))
+                  .connect(engine.transport(server.uri())))
           .isInstanceOfSatisfying(
               AuthorizationException.class,
               e -> {
@@ -105,7 +118,8 @@ class AuthorizationTransportTest {
             McpClient.builder()
                 .eras(EraPreference.HANDSHAKE_ONLY)
                 .connect(
-                    StreamableHttpClientTransport.builder()
+                    engine
+                        .apply(StreamableHttpClientTransport.builder())
                         .uri(server.uri())
                         .authorization(auth)
                         .build())) {
@@ -127,7 +141,8 @@ class AuthorizationTransportTest {
             McpClient.builder()
                 .eras(EraPreference.HANDSHAKE_ONLY)
                 .connect(
-                    StreamableHttpClientTransport.builder()
+                    engine
+                        .apply(StreamableHttpClientTransport.builder())
                         .uri(server.uri())
                         .authorization(auth)
                         .build())) {

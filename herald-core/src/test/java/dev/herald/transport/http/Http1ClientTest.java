@@ -332,6 +332,8 @@ class Http1ClientTest {
       assertThatThrownBy(f::get).isInstanceOf(ExecutionException.class);
     }
     assertThat(client.isTerminated()).isTrue();
-    assertThatThrownBy(() -> get("/quick")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> get("/quick"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("shut down");
   }
 }

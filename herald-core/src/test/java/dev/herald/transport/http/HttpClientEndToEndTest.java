@@ -21,11 +21,24 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /** {@link McpClient} over {@link StreamableHttpClientTransport} against a scripted server. */
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class HttpClientEndToEndTest {
+  @Parameter ClientEngine engine;
+
+  @AfterEach
+  void closeEngines() {
+    ClientEngine.closeAll();
+  }
+
   private static final String SID = "e2e-session";
 
   /**
@@ -87,7 +100,7 @@ class HttpClientEndToEndTest {
   void initializeCallResumedMidStreamAndCloseWithDelete() throws Exception {
     List<ProgressUpdate> progress = new CopyOnWriteArrayList<>();
     try (ScriptedServer server = new ScriptedServer(HttpClientEndToEndTest::script)) {
-      StreamableHttpClientTransport transport = new StreamableHttpClientTransport(server.uri());
+      StreamableHttpClientTransport transport = engine.transport(server.uri());
       CallToolResult result;
       try (McpClient client =
           McpClient.builder()
@@ -138,7 +151,7 @@ class HttpClientEndToEndTest {
       port = s.getLocalPort();
     }
     URI uri = URI.create("http://127.0.0.1:" + port + "/mcp");
-    assertThatThrownBy(() -> McpClient.builder().connect(new StreamableHttpClientTransport(uri)))
+    assertThatThrownBy(() -> McpClient.builder().connect(engine.transport(uri)))
         .isInstanceOf(TransportException.class)
         .hasMessage("cannot reach " + uri + ": connection refused");
   }

@@ -25,6 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,7 +36,11 @@ import tools.jackson.databind.JsonNode;
  * headers, no session, no GET or DELETE, cancellation by closing the stream, and how refusals
  * reach the caller.
  */
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class ModernBindingTest {
+  @Parameter ClientEngine engine;
+
   private static final String META =
       "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
           + "\"io.modelcontextprotocol/clientCapabilities\":{}}";
@@ -47,6 +54,7 @@ class ModernBindingTest {
     if (transport != null) {
       transport.close();
     }
+    ClientEngine.closeAll();
     if (server != null) {
       server.close();
     }
@@ -89,7 +97,7 @@ class ModernBindingTest {
   private StreamableHttpClientTransport connect(Function<Request, Responder> script)
       throws Exception {
     server = new ScriptedServer(script);
-    transport = StreamableHttpClientTransport.builder().uri(server.uri()).build();
+    transport = engine.transport(server.uri());
     transport.modern(ProtocolVersion.V2026_07_28);
     transport.start(receiver);
     return transport;

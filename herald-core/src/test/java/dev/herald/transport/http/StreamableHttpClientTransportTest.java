@@ -28,10 +28,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class StreamableHttpClientTransportTest {
+  @Parameter ClientEngine engine;
+
   static final String INIT =
       "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\","
           + "\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}";
@@ -62,6 +69,7 @@ class StreamableHttpClientTransportTest {
     if (transport != null) {
       transport.close();
     }
+    ClientEngine.closeAll();
     if (server != null) {
       server.close();
     }
@@ -85,7 +93,9 @@ class StreamableHttpClientTransportTest {
     server = new ScriptedServer(script);
     transport =
         config
-            .apply(StreamableHttpClientTransport.builder().uri(server.uri()).reconnect(FAST))
+            .apply(
+                engine.apply(
+                    StreamableHttpClientTransport.builder().uri(server.uri()).reconnect(FAST)))
             .build();
     transport.start(receiver);
     return transport;
@@ -589,7 +599,7 @@ class StreamableHttpClientTransportTest {
       port = s.getLocalPort();
     }
     URI uri = URI.create("http://127.0.0.1:" + port + "/mcp");
-    transport = StreamableHttpClientTransport.builder().uri(uri).build();
+    transport = engine.transport(uri);
     transport.start(receiver);
     assertThatThrownBy(() -> transport.send(msg(INIT), null))
         .isInstanceOf(TransportException.class)
