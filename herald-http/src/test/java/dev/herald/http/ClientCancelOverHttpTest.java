@@ -11,18 +11,29 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CountingEventListener;
 import dev.herald.session.EventListener.Outcome;
 import dev.herald.session.EventListener.StreamKind;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Herald's own client cancels a call over Streamable HTTP: the call's stream ends and stays ended. */
 @Timeout(30)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class ClientCancelOverHttpTest {
+  @Parameter ClientEngine engine;
+
+  @AfterEach
+  void closeEngines() {
+    ClientEngine.closeAll();
+  }
 
   @Test
   void aCallTheClientCancelsEndsItsStreamAndIsNotResumedOverAndOver() throws Exception {
@@ -50,8 +61,7 @@ class ClientCancelOverHttpTest {
     // A short retry makes a client that keeps resuming the ended stream do so many times below.
     try (McpHttpServer http =
             McpHttpServer.builder().server(server).sseRetry(Duration.ofMillis(5)).build().start();
-        McpClient client =
-            McpClient.builder().connect(new StreamableHttpClientTransport(http.uri()))) {
+        McpClient client = McpClient.builder().connect(engine.transport(http.uri()))) {
       ToolCallHandle call =
           client.callToolAsync("slow", null, CallOptions.builder().progress(p -> {}).build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();

@@ -11,7 +11,6 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.transport.TransportException;
 import dev.herald.transport.http.SessionExpiredException;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpJson;
@@ -29,15 +28,23 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Herald's client against Herald's Jetty server over Streamable HTTP, including a lost session. */
 @Timeout(30)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class ClientOverHttpTest {
+  @Parameter ClientEngine engine;
+
   private McpHttpServer http;
   private final CountDownLatch blocking = new CountDownLatch(1);
 
   @AfterEach
   void stop() {
+    ClientEngine.closeAll();
     if (http != null) {
       http.close();
     }
@@ -83,7 +90,7 @@ class ClientOverHttpTest {
         McpClient.builder()
             .eras(EraPreference.HANDSHAKE_ONLY) // a lost session is a handshake-era thing
             .onSessionRestart(restarts::add)
-            .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+            .connect(() -> engine.transport(http.uri()))) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
       CallToolResult r =
           client.callTool(

@@ -6,7 +6,6 @@ import dev.herald.client.EraPreference;
 import dev.herald.client.McpClient;
 import dev.herald.server.McpServer;
 import dev.herald.transport.http.SessionExpiredException;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.Implementation;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -14,14 +13,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** A client replaces a lost session from the settings it connected with, not from its builder's later state. */
 @Timeout(30)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class ClientSessionRestartTest {
+  @Parameter ClientEngine engine;
+
   private McpHttpServer http;
 
   @AfterEach
   void stop() {
+    ClientEngine.closeAll();
     if (http != null) {
       http.close();
     }
@@ -39,7 +46,7 @@ class ClientSessionRestartTest {
             .info("first-host", "1.0")
             .eras(EraPreference.HANDSHAKE_ONLY) // sessions are a handshake-era thing
             .onSessionRestart(restarts::add);
-    try (McpClient client = builder.connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+    try (McpClient client = builder.connect(() -> engine.transport(http.uri()))) {
       assertThat(server.sessions()).hasSize(1);
       assertThat(server.sessions().get(0).clientInfo().map(Implementation::name))
           .hasValue("first-host");

@@ -3,9 +3,10 @@ package dev.herald.http;
 import dev.herald.client.McpClient;
 import dev.herald.http.matrix.EraMatrix;
 import dev.herald.server.ServedEras;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,11 +17,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  * negotiated.
  */
 @Timeout(60)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class EraMatrixOverHttpTest {
+  @Parameter ClientEngine engine;
+
   private McpHttpServer http;
 
   @AfterEach
   void stop() {
+    ClientEngine.closeAll();
     if (http != null) {
       http.close();
     }
@@ -31,8 +37,7 @@ class EraMatrixOverHttpTest {
   void aLatestClientNegotiatesTheBestEraTheServerServesAndEverythingWorksInIt(ServedEras eras)
       throws Exception {
     http = McpHttpServer.builder().server(EraMatrix.server(eras)).port(0).build().start();
-    try (McpClient client =
-        EraMatrix.client().connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+    try (McpClient client = EraMatrix.client().connect(() -> engine.transport(http.uri()))) {
       EraMatrix.proves(client, eras);
     }
   }

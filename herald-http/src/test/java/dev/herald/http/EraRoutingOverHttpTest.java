@@ -11,7 +11,6 @@ import dev.herald.server.ServerSession;
 import dev.herald.session.Interceptor;
 import dev.herald.testing.Eventually;
 import dev.herald.testing.RawHttpClient;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.ProtocolVersion;
@@ -23,6 +22,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -33,7 +35,11 @@ import tools.jackson.databind.JsonNode;
  * and a handshake-era client's GET on a dual-era server opens its stream (it is not 405).
  */
 @Timeout(60)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class EraRoutingOverHttpTest {
+  @Parameter ClientEngine engine;
+
   private McpHttpServer http;
 
   /** Every request that reached the server's handlers: its method and its params' {@code _meta}. */
@@ -43,6 +49,7 @@ class EraRoutingOverHttpTest {
 
   @AfterEach
   void stop() {
+    ClientEngine.closeAll();
     if (http != null) {
       http.close();
     }
@@ -65,8 +72,7 @@ class EraRoutingOverHttpTest {
     // A handshake-era client is already there: its session must not pull the modern one down.
     RawHttpClient old = new RawHttpClient(http.uri());
     old.initialize();
-    try (McpClient client =
-        EraMatrix.client().connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+    try (McpClient client = EraMatrix.client().connect(() -> engine.transport(http.uri()))) {
       assertThat(client.era()).isEqualTo(ProtocolVersion.Era.MODERN);
       assertThat(client.protocolVersion()).isEqualTo(ProtocolVersion.LATEST);
       assertThat(client.discoverResult()).isPresent();
@@ -82,8 +88,7 @@ class EraRoutingOverHttpTest {
   void aClientWhoseServerDiscoverWasRefusedSendsNoModernMetaAfterwards() throws Exception {
     http =
         McpHttpServer.builder().server(server(ServedEras.HANDSHAKE_ONLY)).port(0).build().start();
-    try (McpClient client =
-        EraMatrix.client().connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+    try (McpClient client = EraMatrix.client().connect(() -> engine.transport(http.uri()))) {
       assertThat(client.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
       assertThat(client.discoverResult()).isEmpty();
       client.tools();
@@ -124,7 +129,7 @@ class EraRoutingOverHttpTest {
         EraMatrix.client()
             .eras(EraPreference.HANDSHAKE_ONLY)
             .onToolsListChanged(() -> changes.add("tools"))
-            .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+            .connect(() -> engine.transport(http.uri()))) {
       assertThat(client.era()).isEqualTo(ProtocolVersion.Era.LEGACY);
       client.tools();
       // An unsolicited notification: it can only arrive on the client's GET stream.

@@ -8,22 +8,33 @@ import dev.herald.server.McpServer;
 import dev.herald.session.CallOptions;
 import dev.herald.session.CountingEventListener;
 import dev.herald.session.ProgressUpdate;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.Tool;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A handler that reports progress far faster than the network drains its stream is slowed down
  * (bounded back-pressure), not cut off as a slow reader, while its client keeps reading.
  */
 @Timeout(120)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class FastProducerTest {
+  @Parameter ClientEngine engine;
+
+  @AfterEach
+  void closeEngines() {
+    ClientEngine.closeAll();
+  }
 
   @Test
   void aHandlerOutrunningAReaderThatKeepsUpGetsEveryProgressNotificationThroughInOrder()
@@ -54,7 +65,7 @@ class FastProducerTest {
         McpClient client =
             McpClient.builder()
                 .eras(EraPreference.HANDSHAKE_ONLY)
-                .connect(() -> new StreamableHttpClientTransport(http.uri()))) {
+                .connect(() -> engine.transport(http.uri()))) {
       List<ProgressUpdate> updates = new CopyOnWriteArrayList<>();
       CallToolResult result =
           client.callTool(

@@ -15,7 +15,6 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.CancelledException;
 import dev.herald.session.ProgressRecord;
 import dev.herald.session.ProgressUpdate;
-import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.ElicitParams;
 import dev.herald.wire.ElicitResult;
@@ -33,6 +32,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.node.ObjectNode;
@@ -47,7 +48,11 @@ import tools.jackson.databind.node.ObjectNode;
  * client's handler.
  */
 @Timeout(30)
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class HeraldClientTasksOverHttpTest {
+  @Parameter ClientEngine engine;
+
   private static final int PORT = 18410;
 
   private final CountDownLatch created = new CountDownLatch(1);
@@ -103,6 +108,7 @@ class HeraldClientTasksOverHttpTest {
   void stop() {
     gate.countDown();
     clients.forEach(McpClient::close);
+    ClientEngine.closeAll();
     http.close();
     mcp.close();
   }
@@ -117,7 +123,7 @@ class HeraldClientTasksOverHttpTest {
         McpClient.builder()
             .eras(era == Era.HANDSHAKE ? EraPreference.HANDSHAKE_ONLY : EraPreference.MODERN_ONLY)
             .elicitation((p, ctx) -> ElicitResult.accept(McpJson.object().put("name", "Ada")))
-            .connect(new StreamableHttpClientTransport(http.uri()));
+            .connect(engine.transport(http.uri()));
     clients.add(client);
     assertThat(client.era())
         .isEqualTo(era == Era.HANDSHAKE ? ProtocolVersion.Era.LEGACY : ProtocolVersion.Era.MODERN);
@@ -261,7 +267,7 @@ class HeraldClientTasksOverHttpTest {
         McpClient.builder()
             .info(name, "1")
             .eras(EraPreference.HANDSHAKE_ONLY)
-            .connect(new StreamableHttpClientTransport(server.uri()));
+            .connect(engine.transport(server.uri()));
     clients.add(client);
     return client;
   }

@@ -23,7 +23,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The standing {@code GET} stream of a protected server does not outlive its access token: the
@@ -32,7 +36,16 @@ import org.junit.jupiter.api.Test;
  * {@code POST}'s refusal (a refreshed token, the {@code GET} sent again), so the notifications sent
  * afterwards still arrive, and none reaches the stream after its token lapsed.
  */
+@ParameterizedClass
+@EnumSource(ClientEngine.class)
 class StandingStreamReauthorizationTest {
+  @Parameter ClientEngine engine;
+
+  @AfterEach
+  void closeEngines() {
+    ClientEngine.closeAll();
+  }
+
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final String ISSUER = "https://as.example.com";
 
@@ -100,7 +113,8 @@ class StandingStreamReauthorizationTest {
               .eras(EraPreference.HANDSHAKE_ONLY) // the standing GET is a handshake-era stream
               .onToolsListChanged(listChanged::incrementAndGet)
               .connect(
-                  StreamableHttpClientTransport.builder()
+                  engine
+                      .apply(StreamableHttpClientTransport.builder())
                       .uri(http.uri())
                       .authorization(auth)
                       .build())) {
