@@ -50,7 +50,7 @@ final class Classpaths {
 
   String forRole(String role) {
     return switch (role) {
-      case "herald", "herald-jetty" ->
+      case "herald", "herald-jetty", "herald-http1" ->
           join(
               lib(n ->
                   !n.startsWith("mcp-")

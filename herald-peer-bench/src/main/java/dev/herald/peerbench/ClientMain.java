@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A child JVM holding one MCP client under test, Herald's {@code McpClient} ({@code herald}: on
- * the JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client) or the official Java
+ * the JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client; {@code herald-http1}: on
+ * herald-core's {@code Http1Client}) or the official Java
  * SDK 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another child
  * runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
  * OperatingSystemMXBean.getProcessCpuTime}), read around the measured part only.
@@ -42,8 +43,9 @@ public final class ClientMain {
 
   static Client connect(String kind, String uri) throws Exception {
     return switch (kind) {
-      case "herald" -> HeraldClient.connect(uri, false);
-      case "herald-jetty" -> HeraldClient.connect(uri, true);
+      case "herald" -> HeraldClient.connect(uri, HeraldClient.Engine.JDK);
+      case "herald-jetty" -> HeraldClient.connect(uri, HeraldClient.Engine.JETTY);
+      case "herald-http1" -> HeraldClient.connect(uri, HeraldClient.Engine.HTTP1);
       case "sdk" -> SdkClient.connect(uri);
       default -> throw new IllegalArgumentException("unknown client " + kind);
     };

@@ -18,11 +18,13 @@ import java.util.Locale;
  * client's own process CPU per call. Then progress: {@code client-progress-rounds} calls of {@code
  * progress} with {@code client-progress-count} notifications each (the first half warm-up):
  * notifications received per second and client CPU per notification. Herald's calls are
- * measured twice: on its default transport (the JDK {@code HttpClient}) and on
+ * measured three times: on its default transport (the JDK {@code HttpClient}), on the same
+ * transport over herald-core's {@code Http1Client} (each exchange on its sending thread) and on
  * herald-jetty-client's (Jetty's HTTP client), in rows of their own with the SDK as the peer.
  */
 final class ClientScenario {
   private static final String JETTY = "herald-jetty";
+  private static final String HTTP1 = "herald-http1";
   private final Bench b;
 
   ClientScenario(Bench b) {
@@ -41,6 +43,9 @@ final class ClientScenario {
     String jetty = "  Herald on herald-jetty-client (Jetty's HTTP client): ";
     b.report.row("client.own.jetty.rate", jetty + "calls/s", 0, false);
     b.report.row("client.own.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
+    String http1 = "  Herald on Http1Client (each exchange on its sending thread): ";
+    b.report.row("client.own.http1.rate", http1 + "calls/s", 0, false);
+    b.report.row("client.own.http1.cpu", http1 + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.shared.rate",
         "client calls/s, " + threads + " threads on one shared client" + against,
@@ -49,6 +54,8 @@ final class ClientScenario {
     b.report.row("client.shared.cpu", "  the same: client CPU per call, µs", 1, true);
     b.report.row("client.shared.jetty.rate", jetty + "calls/s", 0, false);
     b.report.row("client.shared.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
+    b.report.row("client.shared.http1.rate", http1 + "calls/s", 0, false);
+    b.report.row("client.shared.http1.cpu", http1 + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.progress.rate",
         String.format(
@@ -62,8 +69,8 @@ final class ClientScenario {
     try (Child server =
         Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
       String uri = "http://127.0.0.1:" + server.port + "/mcp";
-      for (String kind : List.of(Report.HERALD, JETTY, Report.SDK)) {
-        if (!b.options.target(kind.equals(JETTY) ? Report.HERALD : kind)) {
+      for (String kind : List.of(Report.HERALD, JETTY, HTTP1, Report.SDK)) {
+        if (!b.options.target(kind.equals(JETTY) || kind.equals(HTTP1) ? Report.HERALD : kind)) {
           continue;
         }
         for (String mode : List.of("own", "shared")) {
@@ -79,16 +86,19 @@ final class ClientScenario {
                     b.options.get("client-s"));
             double rate = r[0] * 1e9 / r[1];
             double cpu = r[2] / 1e3 / r[0];
-            if (kind.equals(JETTY)) {
-              b.report.put("client." + mode + ".jetty.rate", Report.HERALD, rate);
-              b.report.put("client." + mode + ".jetty.cpu", Report.HERALD, cpu);
+            if (kind.equals(JETTY) || kind.equals(HTTP1)) {
+              String row = "client." + mode + (kind.equals(JETTY) ? ".jetty" : ".http1");
+              b.report.put(row + ".rate", Report.HERALD, rate);
+              b.report.put(row + ".cpu", Report.HERALD, cpu);
             } else {
               b.report.put("client." + mode + ".rate", kind, rate);
               b.report.put("client." + mode + ".cpu", kind, cpu);
             }
-            if (kind.equals(Report.SDK)) { // the peer of the Jetty transport's rows too
-              b.report.put("client." + mode + ".jetty.rate", kind, rate);
-              b.report.put("client." + mode + ".jetty.cpu", kind, cpu);
+            if (kind.equals(Report.SDK)) { // the peer of the other transports' rows too
+              for (String other : List.of(".jetty", ".http1")) {
+                b.report.put("client." + mode + other + ".rate", kind, rate);
+                b.report.put("client." + mode + other + ".cpu", kind, cpu);
+              }
             }
             b.log(
                 "[client] %-6s %-6s %,10.0f calls/s  %.1f us client CPU/call (%d calls)",
@@ -98,7 +108,7 @@ final class ClientScenario {
             b.log("[client] %s %s failed: %s", kind, mode, Bench.reason(e));
           }
         }
-        if (kind.equals(JETTY)) {
+        if (kind.equals(JETTY) || kind.equals(HTTP1)) {
           continue; // progress is measured on the default transport
         }
         try {
@@ -178,7 +188,11 @@ final class ClientScenario {
   }
 
   private static String column(String kind) {
-    return kind.equals(JETTY) ? "Herald on herald-jetty-client" : Bench.column(kind);
+    return switch (kind) {
+      case JETTY -> "Herald on herald-jetty-client";
+      case HTTP1 -> "Herald on Http1Client";
+      default -> Bench.column(kind);
+    };
   }
 
   /** The innermost {@code Caused by} (else the first line) a child wrote to its log after {@code from}. */
@@ -209,7 +223,7 @@ final class ClientScenario {
   /** Runs a {@link ClientMain} and returns the three numbers of its RESULT line. */
   private long[] child(String kind, long deadline, String... args) throws Exception {
     List<String> cmd = Child.jvm(b.options.get("child-heap"));
-    // kind is herald, herald-jetty (Herald's class path) or sdk
+    // kind is herald, herald-jetty, herald-http1 (Herald's class path) or sdk
     cmd.addAll(List.of("-cp", b.classpaths.forRole(kind), ClientMain.class.getName(), kind));
     cmd.addAll(List.of(args));
     cmd.add(Long.toString(Child.secondsLeft(deadline)));
