@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@code <kind> load <own|shared> <uri> <threads> <warmupS> <measureS> <limitS>}: {@code
  *       threads} callers send {@code tools/call echo} back to back, each on a client of its own
  *       ({@code own}) or all on one ({@code shared}); warm-up for {@code warmupS} seconds, then
- *       calls counted for {@code measureS}. {@code RESULT <calls> <wallNanos> <cpuNanos>}.
+ *       calls counted for {@code measureS}. {@code RESULT <calls> <wallNanos> <cpuNanos>}, the CPU time the
+ *       process spent while counted, the callers' own included.
  *   <li>{@code <kind> progress <uri> <count> <rounds> <limitS>}: one client calls {@code progress}
  *       with {@code count} notifications {@code rounds} times; the first half of the rounds is
  *       warm-up. {@code RESULT <notifications> <wallNanos> <cpuNanos>}.
@@ -86,20 +87,27 @@ public final class ClientMain {
       for (int i = 0; i < (shared ? 1 : threads); i++) {
         clients.add(connect(kind, uri));
       }
-      burst(clients, threads, TimeUnit.SECONDS.toNanos(warmupS));
+      burst(clients, threads, TimeUnit.SECONDS.toNanos(warmupS), new LongAdder());
+      LongAdder callers = new LongAdder();
       long cpu0 = Cpu.processNanos();
       long t0 = System.nanoTime();
-      long calls = burst(clients, threads, TimeUnit.SECONDS.toNanos(measureS));
+      long calls = burst(clients, threads, TimeUnit.SECONDS.toNanos(measureS), callers);
       long wall = System.nanoTime() - t0;
-      long cpu = Cpu.processNanos() - cpu0;
+      // the callers ended before the second reading, which no longer sees them: add their own
+      long cpu = Cpu.processNanos() - cpu0 + callers.sum();
       System.out.println("RESULT " + calls + " " + wall + " " + cpu);
     } finally {
       clients.forEach(Client::close);
     }
   }
 
-  /** Calls from {@code threads} platform threads until {@code nanos} have passed; returns the count. */
-  private static long burst(List<Client> clients, int threads, long nanos) throws Exception {
+  /**
+   * Calls from {@code threads} platform threads until {@code nanos} have passed; returns the count.
+   * Each caller adds the CPU time it spent (all of it in this burst: it was started for it) to
+   * {@code callerCpu} as it ends.
+   */
+  private static long burst(List<Client> clients, int threads, long nanos, LongAdder callerCpu)
+      throws Exception {
     long end = System.nanoTime() + nanos;
     LongAdder calls = new LongAdder();
     AtomicReference<Exception> failed = new AtomicReference<>();
@@ -119,6 +127,10 @@ public final class ClientMain {
                   }
                 } catch (Exception e) {
                   failed.compareAndSet(null, e);
+                } finally {
+                  callerCpu.add(
+                      java.lang.management.ManagementFactory.getThreadMXBean()
+                          .getCurrentThreadCpuTime());
                 }
               }));
     }

@@ -33,7 +33,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The client side of the Streamable HTTP transport (MCP 2025-11-25 basic/transports §Streamable
- * HTTP), on the JDK's {@link HttpClient}.
+ * HTTP), on the JDK's {@link HttpClient}, or on any other {@link HttpClient} given to {@link
+ * Builder#httpClient}: {@link Http1Client} makes each exchange on the thread that sends it, for
+ * hosts that make many small calls ({@code .httpClient(Http1Client.newClient())}; the transport
+ * does not close a client it was given).
  *
  * {@snippet :
  * try (McpClient client = McpClient.builder()
@@ -655,7 +658,8 @@ public final class StreamableHttpClientTransport implements Transport {
     }
 
     /**
-     * The client to use (for TLS, proxies, authenticators, HTTP/2). By default the transport
+     * The client to use (for TLS, proxies, authenticators, HTTP/2; or an {@link Http1Client},
+     * which makes each exchange on its sending thread). By default the transport
      * builds its own HTTP/1.1 client, which runs its tasks where they arise (on its selector
      * thread) instead of on a thread each, and shuts it down on close; a client
      * given here is never shut down by the transport.

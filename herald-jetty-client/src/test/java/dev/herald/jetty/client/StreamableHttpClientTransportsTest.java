@@ -13,6 +13,7 @@ import dev.herald.session.CallOptions;
 import dev.herald.session.ProgressUpdate;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
+import dev.herald.transport.http.Http1Client;
 import dev.herald.transport.http.SessionExpiredException;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -37,7 +38,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Both Streamable HTTP client transports, the JDK one in herald-core and the Jetty one here,
+ * Both Streamable HTTP client transports, the JDK one in herald-core (on the JDK's {@code
+ * HttpClient}, and on herald-core's {@code Http1Client}: "http1") and the Jetty one here,
  * against Herald's real Jetty server, held to the same behaviour: JSON and event-stream answers,
  * the session id, the standing stream, a polled stream resumed with {@code Last-Event-ID}, a lost
  * session ({@link SessionExpiredException}), {@code DELETE} on close, bounded answers and an
@@ -50,9 +52,15 @@ class StreamableHttpClientTransportsTest {
   private final CountDownLatch blocking = new CountDownLatch(1);
   private final List<AutoCloseable> open = new ArrayList<>();
 
+  /** The {@link Http1Client}s of the "http1" transports, closed after their clients. */
+  private final List<Http1Client> engines = new ArrayList<>();
+
   @AfterEach
   void stop() throws Exception {
     for (AutoCloseable c : open) {
+      c.close();
+    }
+    for (Http1Client c : engines) {
       c.close();
     }
     if (http != null) {
@@ -98,7 +106,7 @@ class StreamableHttpClientTransportsTest {
     http = McpHttpServer.builder().server(server).port(0).build().start();
   }
 
-  private static Transport transport(String kind, URI uri, int maxEventBytes) {
+  private Transport transport(String kind, URI uri, int maxEventBytes) {
     return switch (kind) {
       case "jetty" ->
           JettyStreamableHttpClientTransport.builder()
@@ -107,6 +115,15 @@ class StreamableHttpClientTransportsTest {
               .build();
       case "jdk" ->
           StreamableHttpClientTransport.builder().uri(uri).maxEventBytes(maxEventBytes).build();
+      case "http1" -> {
+        Http1Client engine = Http1Client.newClient();
+        engines.add(engine);
+        yield StreamableHttpClientTransport.builder()
+            .uri(uri)
+            .httpClient(engine)
+            .maxEventBytes(maxEventBytes)
+            .build();
+      }
       default -> throw new IllegalArgumentException(kind);
     };
   }
@@ -126,7 +143,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void aToolCallIsAnsweredAndTheSessionIdGoesOnLaterRequests(String kind) throws Exception {
     start();
     McpClient client = connect(kind);
@@ -141,7 +158,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void progressArrivesInOrderOnTheCallsEventStreamBeforeItsResult(String kind) throws Exception {
     start();
     McpClient client = connect(kind);
@@ -162,7 +179,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void aListChangeReachesTheClientOnTheStandingStream(String kind) throws Exception {
     start();
     CountDownLatch changed = new CountDownLatch(1);
@@ -192,7 +209,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void aStreamTheServerClosedIsResumedWithLastEventIdAndTheResultArrives(String kind)
       throws Exception {
     start();
@@ -210,7 +227,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void closingTheClientDeletesItsSession(String kind) throws Exception {
     start();
     McpClient client = connect(kind);
@@ -223,7 +240,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void aSessionTheServerLostFailsTheCallInFlightAndIsReplaced(String kind) throws Exception {
     start();
     LinkedBlockingQueue<McpClient.SessionRestart> restarts = new LinkedBlockingQueue<>();
@@ -251,7 +268,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void anAnswerLargerThanTheLimitFailsOnlyItsCall(String kind) throws Exception {
     start();
     McpClient client = connect(kind, 1024);
@@ -265,7 +282,7 @@ class StreamableHttpClientTransportsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jetty", "jdk"})
+  @ValueSource(strings = {"jetty", "jdk", "http1"})
   void aServerThatCannotBeReachedFailsTheConnectionAtOnce(String kind) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
