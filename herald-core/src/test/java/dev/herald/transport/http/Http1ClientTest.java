@@ -10,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,9 +20,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@link Http1Client} against a raw socket server: the wire's edge cases. */
 @Timeout(60)
@@ -73,6 +80,73 @@ class Http1ClientTest {
         .endsWith("\r\n\r\n{\"a\":1}");
     client.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString());
     assertThat(server.connections).hasValue(1); // the connection was kept and reused
+  }
+
+  @Test
+  void anHttpsExchangeRunsOverTlsCheckingTheServersNameAndKeepsItsConnection(@TempDir Path dir)
+      throws Exception {
+    // a self-signed certificate for 127.0.0.1, made by the JDK's keytool
+    Path store = dir.resolve("server.p12");
+    Process keytool =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=localhost",
+                "-ext",
+                "SAN=ip:127.0.0.1",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-keypass",
+                "changeit")
+            .redirectErrorStream(true)
+            .start();
+    keytool.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    assertThat(keytool.waitFor()).isZero();
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(store)) {
+      ks.load(in, "changeit".toCharArray());
+    }
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(ks, "changeit".toCharArray());
+    SSLContext serverTls = SSLContext.getInstance("TLS");
+    serverTls.init(kmf.getKeyManagers(), null, null);
+    TrustManagerFactory tmf =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(ks); // the certificate of the key entry is trusted
+    SSLContext clientTls = SSLContext.getInstance("TLS");
+    clientTls.init(null, tmf.getTrustManagers(), null);
+
+    server =
+        new RawServer(
+            c -> {
+              while (c.request() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
+              }
+            },
+            serverTls);
+    try (Http1Client https = Http1Client.builder().sslContext(clientTls).build()) {
+      for (int i = 0; i < 2; i++) {
+        HttpResponse<String> r =
+            https.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).isEqualTo("secret");
+      }
+      assertThat(server.connections).hasValue(1);
+    }
+    // the JDK's default trust store does not know this certificate: the handshake fails
+    assertThatThrownBy(() -> get("/mcp")).isInstanceOf(IOException.class);
   }
 
   @Test

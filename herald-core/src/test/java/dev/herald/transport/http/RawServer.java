@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server on a raw 127.0.0.1 socket, for the wire edge cases of {@link Http1Client}: each
@@ -27,12 +29,23 @@ final class RawServer implements AutoCloseable {
   }
 
   private final ServerSocket socket;
+  private final String scheme;
   private final List<Socket> accepted = new CopyOnWriteArrayList<>();
   final AtomicInteger connections = new AtomicInteger();
   final AtomicInteger closedByClient = new AtomicInteger();
 
   RawServer(Script script) throws IOException {
-    socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this(script, null);
+  }
+
+  /** A server speaking TLS with {@code tls}'s key when it is not null. */
+  RawServer(Script script, @Nullable SSLContext tls) throws IOException {
+    this.scheme = tls == null ? "http" : "https";
+    socket =
+        tls == null
+            ? new ServerSocket(0, 50, InetAddress.getLoopbackAddress())
+            : tls.getServerSocketFactory()
+                .createServerSocket(0, 50, InetAddress.getLoopbackAddress());
     Thread.ofVirtual()
         .start(() -> {
           while (!socket.isClosed()) {
@@ -58,7 +71,7 @@ final class RawServer implements AutoCloseable {
   }
 
   URI uri(String path) {
-    return URI.create("http://127.0.0.1:" + socket.getLocalPort() + path);
+    return URI.create(scheme + "://127.0.0.1:" + socket.getLocalPort() + path);
   }
 
   @Override
