@@ -336,6 +336,29 @@ class Http1ClientTest {
   }
 
   @Test
+  void aSubscriberThatAsksAheadGetsWhatCameWithoutWaitingForWhatDidNot() throws Exception {
+    CountDownLatch firstLineRead = new CountDownLatch(1);
+    server =
+        new RawServer(c -> {
+          c.request();
+          c.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\na\n\r\n");
+          firstLineRead.await(); // the rest only once the client has the first line
+          c.write("2\r\nb\n\r\n0\r\n\r\n");
+          c.request();
+        });
+    HttpResponse<java.util.stream.Stream<String>> r =
+        client.send(
+            HttpRequest.newBuilder(server.uri("/")).build(),
+            HttpResponse.BodyHandlers.ofLines()); // the JDK's line subscriber asks ahead
+    java.util.Iterator<String> lines = r.body().iterator();
+    assertThat(lines.next()).isEqualTo("a");
+    firstLineRead.countDown();
+    assertThat(lines.next()).isEqualTo("b");
+    assertThat(lines.hasNext()).isFalse();
+    eventually(() -> client.idleConnections() == 1, "the connection is back in the pool");
+  }
+
+  @Test
   void anAnswerSlowerThanTheHeadWaitCompletesTheFutureLater() throws Exception {
     CountDownLatch answer = new CountDownLatch(1);
     server =
