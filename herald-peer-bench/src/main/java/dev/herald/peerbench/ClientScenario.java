@@ -16,7 +16,8 @@ import java.util.Locale;
  * (b) all on one shared client, each after the same warm-up ({@code client-warmup-s}, in the
  * same JVM and configuration), then {@code client-s} seconds counted: calls per second and the
  * client's own process CPU per call. Then progress: {@code client-progress-rounds} calls of {@code
- * progress} with {@code client-progress-count} notifications each (the first half warm-up):
+ * progress} with {@code client-progress-count} notifications each (the first half warm-up), on
+ * the default transport and on {@code Http1Client}:
  * notifications received per second and client CPU per notification. Herald's calls are
  * measured three times: on its default transport (the JDK {@code HttpClient}), on the same
  * transport over herald-core's {@code Http1Client} (each exchange on its sending thread) and on
@@ -65,6 +66,8 @@ final class ClientScenario {
         0,
         false);
     b.report.row("client.progress.cpu", "  the same: client CPU per notification, µs", 2, true);
+    b.report.row("client.progress.http1.rate", http1 + "notifications/s", 0, false);
+    b.report.row("client.progress.http1.cpu", http1 + "client CPU per notification, µs", 2, true);
     long deadline = b.scenarioDeadline(600);
     try (Child server =
         Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
@@ -108,8 +111,8 @@ final class ClientScenario {
             b.log("[client] %s %s failed: %s", kind, mode, Bench.reason(e));
           }
         }
-        if (kind.equals(JETTY) || kind.equals(HTTP1)) {
-          continue; // progress is measured on the default transport
+        if (kind.equals(JETTY)) {
+          continue; // progress is measured on the default transport and on Http1Client
         }
         try {
           int count = b.options.integer("client-progress-count");
@@ -125,14 +128,20 @@ final class ClientScenario {
           long expected = (long) count * (rounds - rounds / 2);
           double rate = r[0] * 1e9 / r[1];
           double cpu = r[2] / 1e3 / Math.max(1, r[0]);
-          b.report.put("client.progress.rate", kind, rate);
-          b.report.put("client.progress.cpu", kind, cpu);
+          String row = kind.equals(HTTP1) ? "client.progress.http1" : "client.progress";
+          String column = kind.equals(HTTP1) ? Report.HERALD : kind;
+          b.report.put(row + ".rate", column, rate);
+          b.report.put(row + ".cpu", column, cpu);
+          if (kind.equals(Report.SDK)) { // the peer of Http1Client's row too
+            b.report.put("client.progress.http1.rate", kind, rate);
+            b.report.put("client.progress.http1.cpu", kind, cpu);
+          }
           if (r[0] != expected) {
             b.report.note(
                 String.format(
                     Locale.ROOT,
                     "client progress, %s: %,d of %,d notifications reached the listener",
-                    Bench.column(kind),
+                    column(kind),
                     r[0],
                     expected));
           }
@@ -140,7 +149,7 @@ final class ClientScenario {
               "[client] %-6s progress %,10.0f notifications/s  %.2f us client CPU each (%d of %d)",
               kind, rate, cpu, r[0], expected);
         } catch (Exception e) {
-          b.report.note("client progress, " + Bench.column(kind) + ": " + Bench.reason(e));
+          b.report.note("client progress, " + column(kind) + ": " + Bench.reason(e));
           b.log("[client] %s progress failed: %s", kind, Bench.reason(e));
         }
       }
