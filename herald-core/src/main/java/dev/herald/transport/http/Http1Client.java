@@ -397,6 +397,46 @@ public final class Http1Client extends HttpClient {
     finished(exchange);
   }
 
+  /**
+   * The head block of the last request sent, kept for the next one with the same method, URI and
+   * headers: the transport's posts share their {@link java.net.http.HttpHeaders} while the session
+   * does not change ({@code PostRequest}), so their head is encoded once.
+   */
+  private static final class HeadBlock {
+    final String method;
+    final URI uri;
+    final java.net.http.HttpHeaders headers;
+    final Origin origin;
+    final byte[] bytes;
+
+    HeadBlock(
+        String method, URI uri, java.net.http.HttpHeaders headers, Origin origin, byte[] bytes) {
+      this.method = method;
+      this.uri = uri;
+      this.headers = headers;
+      this.origin = origin;
+      this.bytes = bytes;
+    }
+  }
+
+  private volatile @Nullable HeadBlock lastHead;
+
+  /** {@link Http1Exchange#headBlock} of {@code request}, from the last request's when it is the same. */
+  @SuppressWarnings("ReferenceEquality") // the same headers object: equal, and cheap to check
+  byte[] headBlock(HttpRequest request, Origin origin) {
+    HeadBlock last = lastHead;
+    if (last != null
+        && last.headers == request.headers()
+        && last.uri.equals(request.uri())
+        && last.method.equals(request.method())
+        && last.origin.equals(origin)) {
+      return last.bytes;
+    }
+    byte[] bytes = Http1Exchange.headBlock(request, origin);
+    lastHead = new HeadBlock(request.method(), request.uri(), request.headers(), origin, bytes);
+    return bytes;
+  }
+
   /** The number of idle connections in the pool (for tests). */
   int idleConnections() {
     lock.lock();

@@ -267,16 +267,38 @@ final class Http1Exchange<T> {
   }
 
   /** The request's head and whole body as one array (RFC 9112 §3, §6). */
-  private static byte[] encode(HttpRequest request, Http1Client.Origin origin) {
+  private byte[] encode(HttpRequest request, Http1Client.Origin origin) {
     byte[] body = Http1Client.collect(request);
     String method = request.method();
+    byte[] block = client.headBlock(request, origin);
+    boolean sendsBody =
+        body.length > 0
+            || (request.bodyPublisher().isPresent()
+                && !method.equals("GET")
+                && !method.equals("HEAD")
+                && !method.equals("DELETE"));
+    byte[] end =
+        (sendsBody ? "Content-Length: " + body.length + "\r\n\r\n" : "\r\n")
+            .getBytes(StandardCharsets.ISO_8859_1);
+    byte[] all = new byte[block.length + end.length + body.length];
+    System.arraycopy(block, 0, all, 0, block.length);
+    System.arraycopy(end, 0, all, block.length, end.length);
+    System.arraycopy(body, 0, all, block.length + end.length, body.length);
+    return all;
+  }
+
+  /**
+   * The request line, {@code Host} and the request's own fields, each line ending in CRLF: what
+   * every request with the same method, URI and {@link HttpHeaders} sends.
+   */
+  static byte[] headBlock(HttpRequest request, Http1Client.Origin origin) {
     URI uri = request.uri();
     String target = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
     if (uri.getRawQuery() != null) {
       target += "?" + uri.getRawQuery();
     }
     StringBuilder h = new StringBuilder(256);
-    h.append(method).append(' ').append(target).append(" HTTP/1.1\r\nHost: ");
+    h.append(request.method()).append(' ').append(target).append(" HTTP/1.1\r\nHost: ");
     h.append(origin.hostHeader()).append("\r\n");
     for (Map.Entry<String, List<String>> e : request.headers().map().entrySet()) {
       String name = e.getKey();
@@ -290,21 +312,7 @@ final class Http1Exchange<T> {
         h.append(name).append(": ").append(v).append("\r\n");
       }
     }
-    boolean sendsBody =
-        body.length > 0
-            || (request.bodyPublisher().isPresent()
-                && !method.equals("GET")
-                && !method.equals("HEAD")
-                && !method.equals("DELETE"));
-    if (sendsBody) {
-      h.append("Content-Length: ").append(body.length).append("\r\n");
-    }
-    h.append("\r\n");
-    byte[] head = h.toString().getBytes(StandardCharsets.ISO_8859_1);
-    byte[] all = new byte[head.length + body.length];
-    System.arraycopy(head, 0, all, 0, head.length);
-    System.arraycopy(body, 0, all, head.length, body.length);
-    return all;
+    return h.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
   /**
