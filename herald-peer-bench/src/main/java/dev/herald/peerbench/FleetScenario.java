@@ -105,33 +105,77 @@ final class FleetScenario {
         double[] median = new double[rounds];
         double[] last = new double[rounds];
         double[] cpu = new double[rounds];
+        double[] loopCpu = new double[rounds];
+        double[] loopAlloc = new double[rounds];
+        int slowWithGc = 0;
         for (int r = 0; r < 1 + warmup + rounds; r++) {
           Thread.sleep(300);
+          Pauses server0 = child.pauses();
+          Pauses driver0 = Pauses.now();
           long cpu0 = child.cpu();
           long[] trig = child.triggerTimed(r + 1);
           long[] d = fleet.await(r, trig[0], deadline);
           double c = (child.cpu() - cpu0) / 1e3 / n; // the fan-out and what it set off, per session
+          Pauses driver = Pauses.now().minus(driver0);
+          Pauses server = child.pauses().minus(server0);
           Arrays.sort(d);
           double f = d[0] / 1e6;
           double m = Bench.percentile(d, 50) / 1e6;
           double l = d[d.length - 1] / 1e6;
+          double lc = trig[2] / 1e3 / n;
+          double la = (double) trig[3] / n;
           b.log(
               "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms;"
-                  + " trigger call %.2f ms, server CPU %.1f us/session",
-              t, r < 1 + warmup ? "warm-up" : "timed", r + 1, f, m, l, trig[1] / 1e6, c);
+                  + " trigger call %.2f ms, server CPU %.1f us/session, calling thread %.1f us and"
+                  + " %.0f B/session; server GC %d (%d ms), JIT %d ms; driver GC %d (%d ms)",
+              t,
+              r < 1 + warmup ? "warm-up" : "timed",
+              r + 1,
+              f,
+              m,
+              l,
+              trig[1] / 1e6,
+              c,
+              lc,
+              la,
+              server.collections(),
+              server.gcMillis(),
+              server.jitMillis(),
+              driver.collections(),
+              driver.gcMillis());
           if (r == 0) {
             b.report.put("fanout.coldLast", t, l);
           } else if (r >= 1 + warmup) {
-            first[r - 1 - warmup] = f;
-            median[r - 1 - warmup] = m;
-            last[r - 1 - warmup] = l;
-            cpu[r - 1 - warmup] = c;
+            int i = r - 1 - warmup;
+            first[i] = f;
+            median[i] = m;
+            last[i] = l;
+            cpu[i] = c;
+            loopCpu[i] = lc;
+            loopAlloc[i] = la;
+            if (server.collections() + driver.collections() > 0) {
+              slowWithGc++;
+            }
           }
         }
         b.report.put("fanout.first", t, Bench.median(first));
         b.report.put("fanout.median", t, Bench.median(median));
         b.report.put("fanout.last", t, Bench.median(last));
         b.report.put("fanout.cpu", t, Bench.median(cpu));
+        double[] sorted = last.clone();
+        Arrays.sort(sorted);
+        b.log(
+            "[fanout] %-7s timed: last %.1f-%.1f ms (median %.1f); calling thread %.1f us and %.0f"
+                + " B per session (medians); %d of %d timed triggers had a collection in the"
+                + " server or the driver",
+            t,
+            sorted[0],
+            sorted[sorted.length - 1],
+            Bench.median(last),
+            Bench.median(loopCpu),
+            Bench.median(loopAlloc),
+            slowWithGc,
+            rounds);
       }
       fleet.close(deadline);
     }

@@ -52,7 +52,10 @@ public final class SseStream implements SseSink.Listener {
   // guarded by lock
   private long seq;
   private long writtenSeq;
-  private @Nullable SseSink sink;
+
+  /** Written under {@link #lock}; volatile for {@link #writtenWithin}, which reads it without. */
+  private volatile @Nullable SseSink sink;
+
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
@@ -539,6 +542,16 @@ public final class SseStream implements SseSink.Listener {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Whether the attached connection, if any, was written to within {@code quietNanos} (a hint,
+   * read without the lock): then it needs no keep-alive and no write of it can have been
+   * outstanding that long.
+   */
+  boolean writtenWithin(long nowSystemNanos, long quietNanos) {
+    SseSink s = sink;
+    return s == null || nowSystemNanos - s.lastWriteNanos() < quietNanos;
   }
 
   /** The attached connection's sink, if any. */
