@@ -186,13 +186,17 @@ final class Child implements AutoCloseable {
 
   /**
    * Triggers list change {@code k}; returns the child's nanoTime at the trigger, how long the
-   * trigger's call took there (ns), and the calling thread's CPU (ns) and allocation (bytes) during
-   * the call: for Herald and the ceiling, the fan-out's own thread and loop.
+   * trigger's call took there (ns), and the calling thread's CPU (ns), allocation (bytes) and user-mode
+   * CPU (ns) during the call: for Herald and the ceiling, the fan-out's own thread and loop.
    */
   long[] triggerTimed(int k) throws IOException {
     String[] f = send("trigger " + k, "TRIGGERED");
     return new long[] {
-      Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])
+      Long.parseLong(f[1]),
+      Long.parseLong(f[2]),
+      Long.parseLong(f[3]),
+      Long.parseLong(f[4]),
+      Long.parseLong(f[5])
     };
   }
 

@@ -107,6 +107,7 @@ final class FleetScenario {
         double[] cpu = new double[rounds];
         double[] loopCpu = new double[rounds];
         double[] loopAlloc = new double[rounds];
+        double[] loopUser = new double[rounds];
         int slowWithGc = 0;
         for (int r = 0; r < 1 + warmup + rounds; r++) {
           Thread.sleep(300);
@@ -124,9 +125,10 @@ final class FleetScenario {
           double l = d[d.length - 1] / 1e6;
           double lc = trig[2] / 1e3 / n;
           double la = (double) trig[3] / n;
+          double lu = trig[4] / 1e3 / n;
           b.log(
               "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms;"
-                  + " trigger call %.2f ms, server CPU %.1f us/session, calling thread %.1f us and"
+                  + " trigger call %.2f ms, server CPU %.1f us/session, calling thread %.1f us (user %.1f) and"
                   + " %.0f B/session; server GC %d (%d ms), JIT %d ms; driver GC %d (%d ms)",
               t,
               r < 1 + warmup ? "warm-up" : "timed",
@@ -137,6 +139,7 @@ final class FleetScenario {
               trig[1] / 1e6,
               c,
               lc,
+              lu,
               la,
               server.collections(),
               server.gcMillis(),
@@ -153,6 +156,7 @@ final class FleetScenario {
             cpu[i] = c;
             loopCpu[i] = lc;
             loopAlloc[i] = la;
+            loopUser[i] = lu;
             if (server.collections() + driver.collections() > 0) {
               slowWithGc++;
             }
@@ -165,14 +169,15 @@ final class FleetScenario {
         double[] sorted = last.clone();
         Arrays.sort(sorted);
         b.log(
-            "[fanout] %-7s timed: last %.1f-%.1f ms (median %.1f); calling thread %.1f us and %.0f"
-                + " B per session (medians); %d of %d timed triggers had a collection in the"
+            "[fanout] %-7s timed: last %.1f-%.1f ms (median %.1f); calling thread %.1f us (user %.1f) and"
+                + " %.0f B per session (medians); %d of %d timed triggers had a collection in the"
                 + " server or the driver",
             t,
             sorted[0],
             sorted[sorted.length - 1],
             Bench.median(last),
             Bench.median(loopCpu),
+            Bench.median(loopUser),
             Bench.median(loopAlloc),
             slowWithGc,
             rounds);

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * heap} (used heap after {@code System.gc()}, median of three), {@code gc} (collections, their
  * milliseconds and the JIT's milliseconds so far, {@link Pauses}), {@code trigger k} (a list
  * change: a tool {@code tool-k} is added; answered with the nanoTime before the change, how long
- * the call took, and the calling thread's CPU nanoseconds and bytes allocated during it), {@code
+ * the call took, and the calling thread's CPU nanoseconds, bytes allocated and user-mode CPU nanoseconds during it), {@code
  * quit}. End of stdin or the time limit ends the process. The channel adds no
  * connection or thread to the server being measured.
  *
@@ -67,13 +67,15 @@ public final class ServerMain {
         case "trigger" -> {
           int k = Integer.parseInt(f[1]);
           long cpu0 = THREADS.getCurrentThreadCpuTime();
+          long user0 = THREADS.getCurrentThreadUserTime();
           long alloc0 = THREADS.getCurrentThreadAllocatedBytes();
           long t0 = System.nanoTime();
           t.trigger(k);
           long took = System.nanoTime() - t0;
           long cpu = THREADS.getCurrentThreadCpuTime() - cpu0;
           long alloc = THREADS.getCurrentThreadAllocatedBytes() - alloc0;
-          out.println("TRIGGERED " + t0 + " " + took + " " + cpu + " " + alloc);
+          long user = THREADS.getCurrentThreadUserTime() - user0;
+          out.println("TRIGGERED " + t0 + " " + took + " " + cpu + " " + alloc + " " + user);
         }
         case "quit" -> {
           t.close();

@@ -60,6 +60,12 @@ public final class SseStream implements SseSink.Listener {
   private boolean upgraded;
   private volatile boolean ended;
 
+  /**
+   * Where the event store keeps this stream's events ({@link StreamAppends}), from its first stored
+   * event on, or null (guarded by {@link #lock}).
+   */
+  private @Nullable Object storeHandle;
+
   /** {@code "id: <id>_"}, made on the first event (touched under {@link #lock}). */
   private byte @Nullable [] idPrefix;
 
@@ -844,7 +850,12 @@ public final class SseStream implements SseSink.Listener {
    */
   private void storeLocked(long s, byte[] json) {
     try {
-      session.store().append(session.id, id, s, json);
+      dev.herald.http.EventStore store = session.store();
+      if (store instanceof StreamAppends handles) {
+        storeHandle = handles.append(storeHandle, session.id, id, s, json);
+        return;
+      }
+      store.append(session.id, id, s, json);
     } catch (RuntimeException e) {
       unstoredSeq = s;
       session.unstored(id, s, e);
