@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * from it. Figures: first, median and last arrival,
  * medians over the timed triggers (warm), and the last arrival of the first trigger (cold); the
  * child's process CPU from just before each trigger to the last arrival, per session (warm
- * median; it includes anything else the child ran meanwhile, GC and JIT among it). At the
- * end every session is DELETEd.
+ * median; it includes anything else the child ran meanwhile, GC and JIT among it). Each trigger's
+ * log line also has the CPU time and allocation of the child's thread that made the call (the
+ * fan-out loop itself for Herald and the ceiling) and the collections and JIT time of the child and
+ * of this driver during it, so a slow trigger can be told from a slow fan-out. At the end every
+ * session is DELETEd.
  */
 final class FleetScenario {
   private static final String MARKER = "notifications/tools/list_changed";
