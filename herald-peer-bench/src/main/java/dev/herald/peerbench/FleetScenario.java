@@ -117,8 +117,10 @@ final class FleetScenario {
           Pauses server0 = child.pauses();
           Pauses driver0 = Pauses.now();
           long cpu0 = child.cpu();
+          long driverCpu0 = Cpu.processNanos();
           long[] trig = child.triggerTimed(r + 1);
           long[] d = fleet.await(r, trig[0], deadline);
+          double dc = (Cpu.processNanos() - driverCpu0) / 1e3 / n; // the driver's reading
           double c = (child.cpu() - cpu0) / 1e3 / n; // the fan-out and what it set off, per session
           Pauses driver = Pauses.now().minus(driver0);
           Pauses server = child.pauses().minus(server0);
@@ -132,7 +134,8 @@ final class FleetScenario {
           b.log(
               "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms;"
                   + " trigger call %.2f ms, server CPU %.1f us/session, calling thread %.1f us (user %.1f) and"
-                  + " %.0f B/session; server GC %d (%d ms), JIT %d ms; driver GC %d (%d ms)",
+                  + " %.0f B/session; server GC %d (%d ms), JIT %d ms; driver GC %d (%d ms), driver CPU"
+                  + " %.1f us/session",
               t,
               r < 1 + warmup ? "warm-up" : "timed",
               r + 1,
@@ -148,7 +151,8 @@ final class FleetScenario {
               server.gcMillis(),
               server.jitMillis(),
               driver.collections(),
-              driver.gcMillis());
+              driver.gcMillis(),
+              dc);
           if (r == 0) {
             b.report.put("fanout.coldLast", t, l);
           } else if (r >= 1 + warmup) {
