@@ -1,5 +1,6 @@
 package dev.herald.http;
 
+import dev.herald.http.internal.StreamAppends;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -21,11 +22,13 @@ import org.jspecify.annotations.Nullable;
  * released) until the queue's head reaches it or the queue is compacted, which happens when dead
  * entries outnumber live ones, so the queue stays within a small factor of the live events. Each
  * stream remembers the highest sequence number it forgot, so a replay can tell a caller that
- * events after its position are gone.
+ * events after its position are gone. A stream may keep its ring as a handle ({@link
+ * StreamAppends}): a fan-out then appends to a thousand streams without a map lookup each; a ring
+ * that was removed is marked so, and a handle to it is looked up again.
  *
  * <p>Thread-safe.
  */
-final class InMemoryEventStore implements EventStore {
+final class InMemoryEventStore implements EventStore, StreamAppends {
   /** What an event costs beyond its message: the event, the entries in both queues, the array header. */
   static final long OVERHEAD_BYTES = 96;
 
@@ -92,24 +95,21 @@ final class InMemoryEventStore implements EventStore {
 
   @Override
   public void append(String sessionId, String streamId, long seq, byte[] message) {
+    append(null, sessionId, streamId, seq, message);
+  }
+
+  @Override
+  public Object append(
+      @Nullable Object handle, String sessionId, String streamId, long seq, byte[] message) {
     long now = clock.getAsLong();
     long cost = message.length + OVERHEAD_BYTES;
     lock.lock();
     try {
       expireLocked(now);
-      Ring ring = lastRing;
-      if (ring == null || !streamId.equals(lastStream) || !sessionId.equals(lastSession)) {
-        ring =
-            sessions
-                .computeIfAbsent(sessionId, k -> new HashMap<>())
-                .computeIfAbsent(streamId, k -> new Ring());
-        lastRing = ring;
-        lastSession = sessionId;
-        lastStream = streamId;
-      }
+      Ring ring = handle instanceof Ring r && !r.removed ? r : ringLocked(sessionId, streamId);
       if (cost > bytesPerStream || cost > bytesPerServer) {
         ring.forgotThrough = Math.max(ring.forgotThrough, seq); // too large to keep at all
-        return;
+        return ring;
       }
       while (!ring.events.isEmpty()
           && (ring.events.size() >= eventsPerStream || ring.bytes + cost > bytesPerStream)) {
@@ -136,9 +136,25 @@ final class InMemoryEventStore implements EventStore {
       bytes += e.cost;
       live++;
       compactLocked();
+      return ring;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The ring of one stream, made if need be; also the cache of the last one looked up. */
+  private Ring ringLocked(String sessionId, String streamId) {
+    Ring ring = lastRing;
+    if (ring == null || !streamId.equals(lastStream) || !sessionId.equals(lastSession)) {
+      ring =
+          sessions
+              .computeIfAbsent(sessionId, k -> new HashMap<>())
+              .computeIfAbsent(streamId, k -> new Ring());
+      lastRing = ring;
+      lastSession = sessionId;
+      lastStream = streamId;
+    }
+    return ring;
   }
 
   @Override
@@ -178,6 +194,7 @@ final class InMemoryEventStore implements EventStore {
       }
       Ring ring = streams.remove(streamId);
       if (ring != null) {
+        ring.removed = true;
         dropAllLocked(ring);
         if (streams.isEmpty()) {
           sessions.remove(sessionId);
@@ -195,7 +212,10 @@ final class InMemoryEventStore implements EventStore {
       lastRing = null;
       Map<String, Ring> streams = sessions.remove(sessionId);
       if (streams != null) {
-        streams.values().forEach(this::dropAllLocked);
+        for (Ring ring : streams.values()) {
+          ring.removed = true;
+          dropAllLocked(ring);
+        }
       }
     } finally {
       lock.unlock();
@@ -272,5 +292,8 @@ final class InMemoryEventStore implements EventStore {
 
     /** The highest sequence number this stream forgot (0: none). */
     long forgotThrough;
+
+    /** Taken out of the store: a handle to it is looked up again (guarded by the store's lock). */
+    boolean removed;
   }
 }

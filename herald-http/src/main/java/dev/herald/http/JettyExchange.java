@@ -158,6 +158,33 @@ final class JettyExchange implements Exchange {
     headers.put(HttpHeader.CONTENT_LENGTH, length);
   }
 
+  private static final String SESSION_HEADER = "Mcp-Session-Id";
+
+  /** The constant fields of an SSE response's head, encoded once for every stream. */
+  private static final HttpField SSE_TYPE =
+      new PreEncodedHttpField(HttpHeader.CONTENT_TYPE, "text/event-stream");
+
+  private static final HttpField NO_CACHE =
+      new PreEncodedHttpField(HttpHeader.CACHE_CONTROL, "no-cache");
+
+  private static final HttpField NO_BUFFERING = new PreEncodedHttpField("X-Accel-Buffering", "no");
+
+  /**
+   * As the default, from fields made once: Jetty keeps a standing stream's response head for the
+   * stream's life, so only the session id is a field of its own.
+   */
+  @Override
+  public void sseHead(@Nullable String sessionId) {
+    response.setStatus(200);
+    HttpFields.Mutable headers = response.getHeaders();
+    headers.put(SSE_TYPE);
+    headers.put(NO_CACHE);
+    headers.put(NO_BUFFERING);
+    if (sessionId != null) {
+      headers.put(SESSION_HEADER, sessionId);
+    }
+  }
+
   @Override
   public void write(ByteBuffer data, boolean last, Done done) {
     if (last && !response.isCommitted() && !bodyRead && hasBody()) {

@@ -86,4 +86,33 @@ class InMemoryEventStoreTest extends EventStoreContract {
     assertThat(store.bytesHeld()).isZero();
     assertThat(kept("a", "1", 0)).isEmpty();
   }
+
+  @Test
+  void appendsThroughAStreamsHandleInterleavedWithOtherStreamsAreKeptAndReplayedInOrder() {
+    Object a = null;
+    Object b = null;
+    for (int i = 1; i <= 3; i++) {
+      a = store.append(a, "s1", "1", i, bytes(4));
+      b = store.append(b, "s2", "1", i, bytes(4));
+    }
+    store.append("s1", "1", 4, bytes(4)); // the plain append reaches the same stream
+    a = store.append(a, "s1", "1", 5, bytes(4));
+    assertThat(kept("s1", "1", 0)).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(kept("s2", "1", 1)).containsExactly(2L, 3L);
+    assertThat(store.bytesHeld()).isEqualTo(8 * (4 + InMemoryEventStore.OVERHEAD_BYTES));
+  }
+
+  @Test
+  void aHandleWhoseStreamOrSessionWasRemovedIsNotUsedAndItsNextEventsAreKeptAgain() {
+    Object a = store.append(null, "s1", "1", 1, bytes(4));
+    store.removeStream("s1", "1");
+    a = store.append(a, "s1", "1", 2, bytes(4));
+    assertThat(kept("s1", "1", 0)).containsExactly(2L);
+    store.removeSession("s1");
+    assertThat(store.bytesHeld()).isZero();
+    store.append(a, "s1", "1", 3, bytes(4));
+    assertThat(kept("s1", "1", 0)).containsExactly(3L);
+    store.removeSession("s1");
+    assertThat(store.bytesHeld()).isZero(); // nothing left behind in a ring the store forgot
+  }
 }

@@ -185,12 +185,24 @@ final class Child implements AutoCloseable {
   }
 
   /**
-   * Triggers list change {@code k}; returns the child's nanoTime at the trigger and how long the
-   * trigger's call took there (ns): for Herald and the ceiling, the fan-out's own thread.
+   * Triggers list change {@code k}; returns the child's nanoTime at the trigger, how long the
+   * trigger's call took there (ns), and the calling thread's CPU (ns), allocation (bytes) and user-mode
+   * CPU (ns) during the call: for Herald and the ceiling, the fan-out's own thread and loop.
    */
   long[] triggerTimed(int k) throws IOException {
     String[] f = send("trigger " + k, "TRIGGERED");
-    return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])};
+    return new long[] {
+      Long.parseLong(f[1]),
+      Long.parseLong(f[2]),
+      Long.parseLong(f[3]),
+      Long.parseLong(f[4]),
+      Long.parseLong(f[5])
+    };
+  }
+
+  /** The child's collections and JIT time so far ({@link Pauses}). */
+  Pauses pauses() throws IOException {
+    return Pauses.parse(send("gc", "GC"));
   }
 
   @Override

@@ -29,8 +29,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * from it. Figures: first, median and last arrival,
  * medians over the timed triggers (warm), and the last arrival of the first trigger (cold); the
  * child's process CPU from just before each trigger to the last arrival, per session (warm
- * median; it includes anything else the child ran meanwhile, GC and JIT among it). At the
- * end every session is DELETEd.
+ * median; it includes anything else the child ran meanwhile, GC and JIT among it). Each trigger's
+ * log line also has the CPU time and allocation of the child's thread that made the call (the
+ * fan-out loop itself for Herald and the ceiling) and the collections and JIT time of the child and
+ * of this driver during it, so a slow trigger can be told from a slow fan-out. At the end every
+ * session is DELETEd.
  */
 final class FleetScenario {
   private static final String MARKER = "notifications/tools/list_changed";
@@ -105,33 +108,86 @@ final class FleetScenario {
         double[] median = new double[rounds];
         double[] last = new double[rounds];
         double[] cpu = new double[rounds];
+        double[] loopCpu = new double[rounds];
+        double[] loopAlloc = new double[rounds];
+        double[] loopUser = new double[rounds];
+        int slowWithGc = 0;
         for (int r = 0; r < 1 + warmup + rounds; r++) {
           Thread.sleep(300);
+          Pauses server0 = child.pauses();
+          Pauses driver0 = Pauses.now();
           long cpu0 = child.cpu();
+          long driverCpu0 = Cpu.processNanos();
           long[] trig = child.triggerTimed(r + 1);
           long[] d = fleet.await(r, trig[0], deadline);
+          double dc = (Cpu.processNanos() - driverCpu0) / 1e3 / n; // the driver's reading
           double c = (child.cpu() - cpu0) / 1e3 / n; // the fan-out and what it set off, per session
+          Pauses driver = Pauses.now().minus(driver0);
+          Pauses server = child.pauses().minus(server0);
           Arrays.sort(d);
           double f = d[0] / 1e6;
           double m = Bench.percentile(d, 50) / 1e6;
           double l = d[d.length - 1] / 1e6;
+          double lc = trig[2] / 1e3 / n;
+          double la = (double) trig[3] / n;
+          double lu = trig[4] / 1e3 / n;
           b.log(
               "[fanout] %-7s %s %d: first %.2f  median %.2f  last %.2f ms;"
-                  + " trigger call %.2f ms, server CPU %.1f us/session",
-              t, r < 1 + warmup ? "warm-up" : "timed", r + 1, f, m, l, trig[1] / 1e6, c);
+                  + " trigger call %.2f ms, server CPU %.1f us/session, calling thread %.1f us (user %.1f) and"
+                  + " %.0f B/session; server GC %d (%d ms), JIT %d ms; driver GC %d (%d ms), driver CPU"
+                  + " %.1f us/session",
+              t,
+              r < 1 + warmup ? "warm-up" : "timed",
+              r + 1,
+              f,
+              m,
+              l,
+              trig[1] / 1e6,
+              c,
+              lc,
+              lu,
+              la,
+              server.collections(),
+              server.gcMillis(),
+              server.jitMillis(),
+              driver.collections(),
+              driver.gcMillis(),
+              dc);
           if (r == 0) {
             b.report.put("fanout.coldLast", t, l);
           } else if (r >= 1 + warmup) {
-            first[r - 1 - warmup] = f;
-            median[r - 1 - warmup] = m;
-            last[r - 1 - warmup] = l;
-            cpu[r - 1 - warmup] = c;
+            int i = r - 1 - warmup;
+            first[i] = f;
+            median[i] = m;
+            last[i] = l;
+            cpu[i] = c;
+            loopCpu[i] = lc;
+            loopAlloc[i] = la;
+            loopUser[i] = lu;
+            if (server.collections() + driver.collections() > 0) {
+              slowWithGc++;
+            }
           }
         }
         b.report.put("fanout.first", t, Bench.median(first));
         b.report.put("fanout.median", t, Bench.median(median));
         b.report.put("fanout.last", t, Bench.median(last));
         b.report.put("fanout.cpu", t, Bench.median(cpu));
+        double[] sorted = last.clone();
+        Arrays.sort(sorted);
+        b.log(
+            "[fanout] %-7s timed: last %.1f-%.1f ms (median %.1f); calling thread %.1f us (user %.1f) and"
+                + " %.0f B per session (medians); %d of %d timed triggers had a collection in the"
+                + " server or the driver",
+            t,
+            sorted[0],
+            sorted[sorted.length - 1],
+            Bench.median(last),
+            Bench.median(loopCpu),
+            Bench.median(loopUser),
+            Bench.median(loopAlloc),
+            slowWithGc,
+            rounds);
       }
       fleet.close(deadline);
     }

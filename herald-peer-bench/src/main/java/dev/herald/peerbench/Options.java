@@ -29,7 +29,7 @@ final class Options {
     DEFAULTS.put("get-connection", "fresh");
     DEFAULTS.put(
         "fanout-warmup", "20"); // the JIT still compiles the write path until about the 15th
-    DEFAULTS.put("fanout-rounds", "5");
+    DEFAULTS.put("fanout-rounds", "15");
     DEFAULTS.put("client-threads", "16");
     DEFAULTS.put("client-warmup-s", "30");
     DEFAULTS.put("client-s", "10");

@@ -11,9 +11,11 @@ import java.util.Arrays;
  * A child JVM holding one server under test on 127.0.0.1 (a free port, printed as {@code PORT n}
  * on stdout), steered by one line on stdin per command and answering one line on stdout:
  * {@code clock} (its {@code System.nanoTime()}), {@code cpu} (process CPU nanoseconds, {@link Cpu}), {@code
- * heap} (used heap after {@code System.gc()}, median of three), {@code trigger k} (a list change:
- * a tool {@code tool-k} is added; answered with the nanoTime before the change and how long the
- * call took), {@code quit}. End of stdin or the time limit ends the process. The channel adds no
+ * heap} (used heap after {@code System.gc()}, median of three), {@code gc} (collections, their
+ * milliseconds and the JIT's milliseconds so far, {@link Pauses}), {@code trigger k} (a list
+ * change: a tool {@code tool-k} is added; answered with the nanoTime before the change, how long
+ * the call took, and the calling thread's CPU nanoseconds, bytes allocated and user-mode CPU nanoseconds during it), {@code
+ * quit}. End of stdin or the time limit ends the process. The channel adds no
  * connection or thread to the server being measured.
  *
  * <p>Usage: {@code ServerMain <herald|sdk|ceiling> <maxSessions> <timeLimitSeconds>}. Each kind
@@ -21,6 +23,10 @@ import java.util.Arrays;
  * and Herald never sees the SDK.
  */
 public final class ServerMain {
+  /** This thread's CPU time and allocation around a trigger: the fan-out's own loop, for Herald and the ceiling. */
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
   private ServerMain() {}
 
   /** A server under test. */
@@ -57,10 +63,19 @@ public final class ServerMain {
         case "clock" -> out.println("CLOCK " + System.nanoTime());
         case "heap" -> out.println("HEAP " + usedHeapAfterGc());
         case "cpu" -> out.println("CPU " + Cpu.processNanos());
+        case "gc" -> out.println("GC " + Pauses.read());
         case "trigger" -> {
+          int k = Integer.parseInt(f[1]);
+          long cpu0 = THREADS.getCurrentThreadCpuTime();
+          long user0 = THREADS.getCurrentThreadUserTime();
+          long alloc0 = THREADS.getCurrentThreadAllocatedBytes();
           long t0 = System.nanoTime();
-          t.trigger(Integer.parseInt(f[1]));
-          out.println("TRIGGERED " + t0 + " " + (System.nanoTime() - t0));
+          t.trigger(k);
+          long took = System.nanoTime() - t0;
+          long cpu = THREADS.getCurrentThreadCpuTime() - cpu0;
+          long alloc = THREADS.getCurrentThreadAllocatedBytes() - alloc0;
+          long user = THREADS.getCurrentThreadUserTime() - user0;
+          out.println("TRIGGERED " + t0 + " " + took + " " + cpu + " " + alloc + " " + user);
         }
         case "quit" -> {
           t.close();

@@ -93,6 +93,23 @@ public interface Exchange {
   }
 
   /**
+   * Sets the status ({@code 200}) and the head of an SSE response ({@code Content-Type:
+   * text/event-stream}, {@code Cache-Control: no-cache}, {@code X-Accel-Buffering: no}, and the
+   * session's id when {@code sessionId} is set); before the first write. A container may set the
+   * constant fields from values it built once: a standing stream keeps its response's head for its
+   * whole life, so a field made per GET is memory held per idle session.
+   */
+  default void sseHead(@Nullable String sessionId) {
+    status(200);
+    header("Content-Type", "text/event-stream");
+    header("Cache-Control", "no-cache");
+    header("X-Accel-Buffering", "no");
+    if (sessionId != null) {
+      header(HttpExchanges.SESSION_HEADER, sessionId);
+    }
+  }
+
+  /**
    * Writes bytes without blocking; {@code last} ends the response. {@code done} hears the
    * outcome once, possibly before this method returns.
    */

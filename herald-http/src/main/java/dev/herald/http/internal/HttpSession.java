@@ -663,6 +663,9 @@ public final class HttpSession {
    *     time failed) and the client sent nothing meanwhile
    */
   boolean keepAlive(long nowSystemNanos, long quietNanos, int failures) {
+    if (writtenWithin(nowSystemNanos, quietNanos)) {
+      return false; // a stalled write is older than quietNanos: nothing to probe, nothing stalled
+    }
     boolean stalled = false;
     for (SseSink sink : sinks()) {
       if (sink.stalled(nowSystemNanos, quietNanos, failures)) {
@@ -673,6 +676,31 @@ public final class HttpSession {
       }
     }
     return stalled && nowSystemNanos - lastInboundNanos >= quietNanos * failures;
+  }
+
+  /**
+   * Whether every connection of this session was written to within {@code quietNanos}, as most
+   * are at each sweep of a busy server. Decided without the streams' locks and without
+   * allocating: the sweep visits every session each interval, and must not hold up a fan-out
+   * writing to the same streams (a sweep preempted while holding a stream's lock would stall the
+   * fan-out's thread) nor leave garbage per session per interval.
+   */
+  private boolean writtenWithin(long nowSystemNanos, long quietNanos) {
+    synchronized (this) {
+      SseStream st = standing;
+      if (st != null && !st.writtenWithin(nowSystemNanos, quietNanos)) {
+        return false;
+      }
+      LinkedHashMap<String, SseStream> m = streams;
+      if (m != null) {
+        for (SseStream s : m.values()) {
+          if (!s.writtenWithin(nowSystemNanos, quietNanos)) {
+            return false;
+          }
+        }
+      }
+      return true;
+    }
   }
 
   /** The connections attached to this session's streams. */

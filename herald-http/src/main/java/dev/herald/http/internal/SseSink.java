@@ -447,13 +447,7 @@ public final class SseSink implements Exchange.Done {
         // Only the loop touches the response, so a sink that never writes leaves the exchange
         // free for another answer (a 409, say).
         headersSet = true;
-        exchange.status(200);
-        exchange.header("Content-Type", "text/event-stream");
-        exchange.header("Cache-Control", "no-cache");
-        exchange.header("X-Accel-Buffering", "no");
-        if (sessionId != null) {
-          exchange.header(HttpExchanges.SESSION_HEADER, sessionId);
-        }
+        exchange.sseHead(sessionId);
       }
       exchange.write(batch, last, this);
       lock.lock();

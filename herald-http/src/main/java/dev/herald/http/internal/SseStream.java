@@ -52,10 +52,19 @@ public final class SseStream implements SseSink.Listener {
   // guarded by lock
   private long seq;
   private long writtenSeq;
-  private @Nullable SseSink sink;
+
+  /** Written under {@link #lock}; volatile for {@link #writtenWithin}, which reads it without. */
+  private volatile @Nullable SseSink sink;
+
   private @Nullable Exchange held;
   private boolean upgraded;
   private volatile boolean ended;
+
+  /**
+   * Where the event store keeps this stream's events ({@link StreamAppends}), from its first stored
+   * event on, or null (guarded by {@link #lock}).
+   */
+  private @Nullable Object storeHandle;
 
   /** {@code "id: <id>_"}, made on the first event (touched under {@link #lock}). */
   private byte @Nullable [] idPrefix;
@@ -541,6 +550,16 @@ public final class SseStream implements SseSink.Listener {
     }
   }
 
+  /**
+   * Whether the attached connection, if any, was written to within {@code quietNanos} (a hint,
+   * read without the lock): then it needs no keep-alive and no write of it can have been
+   * outstanding that long.
+   */
+  boolean writtenWithin(long nowSystemNanos, long quietNanos) {
+    SseSink s = sink;
+    return s == null || nowSystemNanos - s.lastWriteNanos() < quietNanos;
+  }
+
   /** The attached connection's sink, if any. */
   @Nullable SseSink sink() {
     lock.lock();
@@ -831,7 +850,12 @@ public final class SseStream implements SseSink.Listener {
    */
   private void storeLocked(long s, byte[] json) {
     try {
-      session.store().append(session.id, id, s, json);
+      dev.herald.http.EventStore store = session.store();
+      if (store instanceof StreamAppends handles) {
+        storeHandle = handles.append(storeHandle, session.id, id, s, json);
+        return;
+      }
+      store.append(session.id, id, s, json);
     } catch (RuntimeException e) {
       unstoredSeq = s;
       session.unstored(id, s, e);
