@@ -52,6 +52,7 @@ public final class Herald implements Runnable {
     ServeCommand stdio = ServeCommand.plainStdio(args);
     if (stdio != null) {
       // What a host spawns on demand: served without building the command-line model at all.
+      initializeBigDecimalAside();
       try {
         return stdio.call();
       } catch (Exception ex) {
@@ -77,6 +78,22 @@ public final class Herald implements Runnable {
           return Errors.USAGE;
         })
         .execute(args);
+  }
+
+  /**
+   * Initialises {@link java.math.BigDecimal} on a daemon thread of its own, beside the main thread's
+   * construction of the server. Every Jackson value node needs it (the tool schemas of the demo
+   * catalog, the first request read), and on JDK 25 its static initialiser computes a table of
+   * large powers of five by repeated squaring: 20 to 45 ms of a cold process, which otherwise
+   * stand between a stdio server's start and its {@code initialize} answer. Only a JDK class is
+   * initialised there, whose initialiser needs no class of Herald's or Jackson's, so the two
+   * threads cannot wait on each other; a thread that needs it first simply waits for it.
+   */
+  private static void initializeBigDecimalAside() {
+    Thread.ofPlatform()
+        .daemon()
+        .name("herald-init-bigdecimal")
+        .start(() -> java.math.BigDecimal.ONE.signum());
   }
 
   /**

@@ -78,6 +78,73 @@ class LauncherIT {
     assertThat(cds).doesNotExist();
   }
 
+  @Test
+  void withItsArchiveTheLauncherRunsNoCommandButStatBeforeTheJvm() throws Exception {
+    // A host spawns `herald serve --stdio` on demand and waits for every process the launcher
+    // starts before the JVM: with the archive recorded, only `stat` (and bash) may be on PATH.
+    Path jar = copyOfTheJar();
+    Path cds = tmp.resolve("cds");
+    serveAndInitialize(jar, cds);
+    Path bin = Files.createDirectories(tmp.resolve("only-bash-and-stat"));
+    for (String command : new String[] {"bash", "stat"}) {
+      Files.createSymbolicLink(bin.resolve(command), onPath(command));
+    }
+
+    assertThat(serveAndInitialize(jar, cds, "PATH", bin.toString()))
+        .contains("\"id\":1")
+        .contains("\"result\"");
+  }
+
+  @Test
+  void theJdkSearchTakesAJavaHomeOf21OrNewerAndPassesOverAnOlderOne() throws Exception {
+    Path jdk21 = fakeJdk("jdk-21", "21.0.1");
+    Path jdk17 = fakeJdk("jdk-17", "17.0.9");
+    Path findJdk = Path.of("..", "scripts", "find-jdk").toAbsolutePath();
+
+    assertThat(run(findJdk, "JAVA_HOME", jdk21.toString())).isEqualTo(jdk21.toString());
+    assertThat(run(findJdk, "JAVA_HOME", jdk17.toString())).isNotEqualTo(jdk17.toString());
+  }
+
+  /** A folder that looks like a JDK of the given version to the search: bin/javac and release. */
+  private Path fakeJdk(String name, String version) throws IOException {
+    Path home = Files.createDirectories(tmp.resolve(name).resolve("bin"));
+    Path javac = Files.writeString(home.resolve("javac"), "");
+    assertThat(javac.toFile().setExecutable(true)).isTrue();
+    Files.writeString(
+        home.getParent().resolve("release"),
+        "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + version + "\"\n");
+    return home.getParent();
+  }
+
+  /** Runs {@code script} with {@code env} added; returns its stdout's first line (or "" if none). */
+  private static String run(Path script, String... env) throws IOException, InterruptedException {
+    ProcessBuilder pb =
+        new ProcessBuilder(script.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
+    for (int i = 0; i < env.length; i += 2) {
+      pb.environment().put(env[i], env[i + 1]);
+    }
+    Process p = pb.start();
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = out.readLine();
+      assertThat(p.waitFor(1, TimeUnit.MINUTES)).as("script ended").isTrue();
+      return line == null ? "" : line;
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  /** Where {@code command} is on this process's PATH. */
+  private static Path onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      Path p = Path.of(dir.isEmpty() ? "." : dir, command);
+      if (Files.isExecutable(p)) {
+        return p.toAbsolutePath();
+      }
+    }
+    throw new IllegalStateException(command + " is not on PATH");
+  }
+
   private Path copyOfTheJar() throws IOException {
     return Files.copy(HeraldJar.path(), tmp.resolve("herald.jar"));
   }

@@ -694,11 +694,19 @@ public final class McpServer {
    * Builds an {@link McpServer}. Not thread-safe; {@link #build()} may be called more than once.
    */
   public static final class Builder {
-    /** Prefix labels (letter first, letter or digit last), a slash, then a name (2026-07-28 basic/index "_meta"). */
-    private static final java.util.regex.Pattern EXTENSION_ID =
-        java.util.regex.Pattern.compile(
-            "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
-                + "/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?");
+    /**
+     * Prefix labels (letter first, letter or digit last), a slash, then a name (2026-07-28
+     * basic/index "_meta"). In a holder class: compiled when an extension is first declared, not
+     * by every builder (milliseconds of a cold process before a stdio server's first answer).
+     */
+    private static final class ExtensionId {
+      static final java.util.regex.Pattern PATTERN =
+          java.util.regex.Pattern.compile(
+              "[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+                  + "/[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?");
+
+      private ExtensionId() {}
+    }
 
     private Implementation info = Implementation.of("herald-server", "0.1.0");
     private @Nullable String instructions;
@@ -881,7 +889,7 @@ public final class McpServer {
      */
     public Builder extension(String id, ObjectNode settings) {
       Objects.requireNonNull(settings, "settings");
-      if (!EXTENSION_ID.matcher(Objects.requireNonNull(id, "id")).matches()) {
+      if (!ExtensionId.PATTERN.matcher(Objects.requireNonNull(id, "id")).matches()) {
         throw new IllegalArgumentException(
             "extension identifier must be a prefix and a name, like com.example/name, was " + id);
       }
@@ -965,7 +973,26 @@ public final class McpServer {
      */
     public Builder eventListener(EventListener listener) {
       Objects.requireNonNull(listener, "listener");
-      return eventListenerFactory(role -> listener);
+      return eventListenerFactory(new OneListener(listener));
+    }
+
+    /**
+     * The factory of {@link #eventListener}: a class, not a lambda, because the JVM's AOT cache
+     * does not keep a lambda whose interface has a static initialiser ({@code
+     * EventListener.Factory} has {@code NONE}), and spinning one costs a cold process milliseconds
+     * before its first answer.
+     */
+    private static final class OneListener implements EventListener.Factory {
+      private final EventListener listener;
+
+      OneListener(EventListener listener) {
+        this.listener = listener;
+      }
+
+      @Override
+      public EventListener create(EventListener.Role role) {
+        return listener;
+      }
     }
 
     /**
