@@ -97,7 +97,9 @@ class JavaSdkHttpServerIT {
 
   /** Waits until the SDK's servlet holds this test's standing GET stream (Herald opens it after initialize). */
   private void awaitStandingStream() throws InterruptedException {
-    assertThat(http().sessionIds).as("a session id from the SDK server").isNotEmpty();
+    // The observer notes the id when the JDK client completes the initialize exchange's future (on
+    // another thread), which can come after the transport handled the answer and connect returned.
+    eventually(() -> !http().sessionIds.isEmpty(), "a session id from the SDK server");
     server.awaitStandingStream(http().sessionIds.get(0));
   }
 
@@ -125,8 +127,8 @@ class JavaSdkHttpServerIT {
           .isEqualTo("over http");
       client.ping();
       // The SDK's servlet issued a session id, and it accepted Herald's standing GET stream.
+      eventually(() -> !http().sessionIds.isEmpty(), "a session id from the SDK server");
       assertThat(http().sessionIds)
-          .isNotEmpty()
           .allSatisfy(id -> assertThat(id).isEqualTo(http().sessionIds.get(0)));
       awaitStandingStream();
     }
