@@ -12,14 +12,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -209,7 +207,9 @@ final class Http1Exchange<T> {
           if (failure != null) {
             fail(failure);
           } else {
-            result.complete(new Response<>(head.status(), request, head.headers(), value));
+            result.complete(
+                new ReadResponse<>(
+                    head.status(), request, head.headers(), value, HttpClient.Version.HTTP_1_1));
           }
         });
     body.begin(result.isDone() && !ownThread ? 0 : budget);
@@ -590,31 +590,6 @@ final class Http1Exchange<T> {
     }
   }
 
-  /** An answer with its body handled. */
-  private record Response<T>(int statusCode, HttpRequest request, HttpHeaders headers, T body)
-      implements HttpResponse<T> {
-    @Override
-    public Optional<HttpResponse<T>> previousResponse() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<SSLSession> sslSession() {
-      return Optional.empty();
-    }
-
-    @Override
-    public URI uri() {
-      return request.uri();
-    }
-
-    @Override
-    public HttpClient.Version version() {
-      return HttpClient.Version.HTTP_1_1;
-    }
-  }
-
-  /** The future {@code sendAsync} returns: cancelling it gives the exchange up. */
   private static final class Result<T> extends CompletableFuture<HttpResponse<T>> {
     private final Http1Exchange<?> exchange;
 

@@ -3,20 +3,15 @@ package dev.herald.transport.http;
 import dev.herald.transport.TransportException;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient.Version;
-import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
-import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,26 +54,6 @@ final class WholeBody extends ByteArrayInputStream {
         Http.isSuccess(info.statusCode()) && !Http.isMediaType(info.headers(), Http.EVENT_STREAM)
             ? new Collector(limit, request, whole, info)
             : HttpResponse.BodySubscribers.ofInputStream();
-  }
-
-  /** A response read whole, as the JDK client would give it (no TLS session, no earlier response). */
-  private record Whole(
-      int statusCode, HttpRequest request, HttpHeaders headers, InputStream body, Version version)
-      implements HttpResponse<InputStream> {
-    @Override
-    public Optional<HttpResponse<InputStream>> previousResponse() {
-      return Optional.empty();
-    }
-
-    @Override
-    public Optional<SSLSession> sslSession() {
-      return Optional.empty();
-    }
-
-    @Override
-    public URI uri() {
-      return request.uri();
-    }
   }
 
   /** A body longer than the limit. */
@@ -159,7 +134,8 @@ final class WholeBody extends ByteArrayInputStream {
       WholeBody read = new WholeBody(buf, length);
       try {
         if (whole != null && request != null) {
-          whole.accept(new Whole(info.statusCode(), request, info.headers(), read, info.version()));
+          whole.accept(
+              new ReadResponse<>(info.statusCode(), request, info.headers(), read, info.version()));
         }
       } finally {
         body.complete(read);
