@@ -44,16 +44,6 @@ final class InMemoryEventStore implements EventStore, StreamAppends {
   private long bytes;
   private int live;
 
-  /**
-   * The ring of the last append and its keys: a stream's events come in a row (a handler
-   * reporting progress), so the next append finds its ring without two map lookups. Cleared
-   * when a stream or session is removed.
-   */
-  private @Nullable Ring lastRing;
-
-  private @Nullable String lastSession;
-  private @Nullable String lastStream;
-
   InMemoryEventStore(
       int eventsPerStream,
       long bytesPerStream,
@@ -142,19 +132,11 @@ final class InMemoryEventStore implements EventStore, StreamAppends {
     }
   }
 
-  /** The ring of one stream, made if need be; also the cache of the last one looked up. */
+  /** The ring of one stream, made if need be. */
   private Ring ringLocked(String sessionId, String streamId) {
-    Ring ring = lastRing;
-    if (ring == null || !streamId.equals(lastStream) || !sessionId.equals(lastSession)) {
-      ring =
-          sessions
-              .computeIfAbsent(sessionId, k -> new HashMap<>())
-              .computeIfAbsent(streamId, k -> new Ring());
-      lastRing = ring;
-      lastSession = sessionId;
-      lastStream = streamId;
-    }
-    return ring;
+    return sessions
+        .computeIfAbsent(sessionId, k -> new HashMap<>())
+        .computeIfAbsent(streamId, k -> new Ring());
   }
 
   @Override
@@ -187,7 +169,6 @@ final class InMemoryEventStore implements EventStore, StreamAppends {
   public void removeStream(String sessionId, String streamId) {
     lock.lock();
     try {
-      lastRing = null;
       Map<String, Ring> streams = sessions.get(sessionId);
       if (streams == null) {
         return;
@@ -209,7 +190,6 @@ final class InMemoryEventStore implements EventStore, StreamAppends {
   public void removeSession(String sessionId) {
     lock.lock();
     try {
-      lastRing = null;
       Map<String, Ring> streams = sessions.remove(sessionId);
       if (streams != null) {
         for (Ring ring : streams.values()) {

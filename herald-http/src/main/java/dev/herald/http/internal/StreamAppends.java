@@ -4,9 +4,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An {@link dev.herald.http.EventStore} that lets a stream keep a handle to where its events are
- * kept, so that its next append goes there without looking the session and the stream up again. A
- * server-wide fan-out appends one event to each of many streams in turn, so every append would
- * otherwise miss the store's cache of the last stream and pay two map lookups on cold memory.
+ * kept, so that its next append goes there without looking the session and the stream up again:
+ * a handler's progress appends to one stream many times, and a server-wide fan-out appends one
+ * event to each of many streams in turn, each of which would otherwise pay two map lookups on cold
+ * memory.
  *
  * <p>The guarantees are those of {@code append}. A handle is opaque, belongs to the one stream it
  * was returned for, and is only ever passed back by that stream's writer (under the stream's lock).
