@@ -15,6 +15,7 @@ import dev.herald.wire.LoggingLevel;
 import dev.herald.wire.McpException;
 import dev.herald.wire.McpJson;
 import dev.herald.wire.Tool;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpRequest;
@@ -152,6 +153,13 @@ class StatelessHttpTest {
     eventually(() -> http.statelessCount() == 0, "every 2026 exchange ended");
     eventually(() -> mcp.sessions().isEmpty(), "every per-request server session closed");
     assertThat(http.sessionCount()).isZero();
+  }
+
+  /** Opens a 2026-07-28 call of {@code quiet_then_answer}, which answers once released. */
+  private HttpResponse<Stream<String>> openQuietCall() throws IOException, InterruptedException {
+    return client.open(
+        Stateless26.headers("tools/call", "quiet_then_answer"),
+        Stateless26.call(1, "quiet_then_answer", "{}"));
   }
 
   /** The last {@code data:} field of the rest of an SSE stream, read to its end. */
@@ -606,10 +614,7 @@ class StatelessHttpTest {
   @Test
   void aLongQuietCallGetsKeepAliveCommentsThenItsAnswer() throws Exception {
     start(ServedEras.DUAL, Duration.ofMillis(50));
-    HttpResponse<Stream<String>> r =
-        client.open(
-            Stateless26.headers("tools/call", "quiet_then_answer"),
-            Stateless26.call(1, "quiet_then_answer", "{}"));
+    HttpResponse<Stream<String>> r = openQuietCall();
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("text/event-stream");
     assertThat(r.headers().firstValue("X-Accel-Buffering")).hasValue("no");
@@ -631,10 +636,7 @@ class StatelessHttpTest {
   @Test
   void aShorterStreamWindowTurnsAQuietCallIntoAStreamWhateverTheKeepAlive() throws Exception {
     start(ServedEras.DUAL, Duration.ofSeconds(60), Duration.ofMillis(50));
-    HttpResponse<Stream<String>> r =
-        client.open(
-            Stateless26.headers("tools/call", "quiet_then_answer"),
-            Stateless26.call(1, "quiet_then_answer", "{}"));
+    HttpResponse<Stream<String>> r = openQuietCall();
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type")).hasValue("text/event-stream");
     var lines = r.body().iterator();
