@@ -2,6 +2,7 @@ package dev.herald.client;
 
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.internal.session.OneListener;
 import dev.herald.internal.session.OutboundCall;
 import dev.herald.internal.session.SessionEngine;
 import dev.herald.session.CallOptions;
@@ -1560,7 +1561,7 @@ public final class McpClient implements AutoCloseable {
     /** One {@link EventListener} for every session of this client; see {@link #eventListenerFactory}. */
     public Builder eventListener(EventListener listener) {
       Objects.requireNonNull(listener, "listener");
-      return eventListenerFactory(role -> listener);
+      return eventListenerFactory(new OneListener(listener));
     }
 
     /** The {@code clientInfo} name and version (default {@code herald-client} {@code 0.1.0}). */

@@ -2,6 +2,7 @@ package dev.herald.server;
 
 import dev.herald.internal.server.FanOut;
 import dev.herald.internal.session.MethodTable;
+import dev.herald.internal.session.OneListener;
 import dev.herald.session.CallOptions;
 import dev.herald.session.EventListener;
 import dev.herald.session.Interceptor;
@@ -974,25 +975,6 @@ public final class McpServer {
     public Builder eventListener(EventListener listener) {
       Objects.requireNonNull(listener, "listener");
       return eventListenerFactory(new OneListener(listener));
-    }
-
-    /**
-     * The factory of {@link #eventListener}: a class, not a lambda, because the JVM's AOT cache
-     * does not keep a lambda whose interface has a static initialiser ({@code
-     * EventListener.Factory} has {@code NONE}), and spinning one costs a cold process milliseconds
-     * before its first answer.
-     */
-    private static final class OneListener implements EventListener.Factory {
-      private final EventListener listener;
-
-      OneListener(EventListener listener) {
-        this.listener = listener;
-      }
-
-      @Override
-      public EventListener create(EventListener.Role role) {
-        return listener;
-      }
     }
 
     /**
