@@ -59,7 +59,11 @@ public final class SoakHarness {
 
   private static final String HANDSHAKE = "2025-11-25";
 
-  /** McpHttpServer's Jetty thread pool: its threads' names and its maximum size. */
+  /**
+   * McpHttpServer's Jetty platform pool ({@code IoThreads.PLATFORM}): its threads' names and its
+   * maximum size. With the default virtual I/O threads it stays empty: Jetty's threads are then
+   * virtual and not among the platform threads counted here.
+   */
   private static final String POOL = "herald-http-#";
 
   private static final int POOL_MAX = 64;

@@ -2,6 +2,7 @@ package dev.herald.http;
 
 import dev.herald.http.internal.Endpoint;
 import dev.herald.http.internal.EndpointConfig;
+import dev.herald.http.internal.VirtualIoThreads;
 import dev.herald.server.McpServer;
 import java.net.URI;
 import java.util.Objects;
@@ -11,6 +12,7 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,9 +94,9 @@ import org.jspecify.annotations.Nullable;
  * its session ended; a legacy session that received nothing and ran nothing for {@link
  * Builder#sessionIdleTimeout} ends too. A POST for an ended session is 404.
  *
- * <p><b>Threading.</b> Jetty's threads parse requests and complete writes without blocking;
- * handlers run on the session engine's virtual threads; an open stream or a waiting request
- * holds no thread. Thread-safe.
+ * <p><b>Threading.</b> Jetty's threads (virtual by default, see {@link Builder#ioThreads}) parse
+ * requests and complete writes without blocking; handlers run on the session engine's virtual
+ * threads; an open stream or a waiting request holds no thread. Thread-safe.
  */
 public final class McpHttpServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");
@@ -103,6 +105,7 @@ public final class McpHttpServer implements AutoCloseable {
   final Endpoint endpoint;
 
   private final String host;
+  private final IoThreads ioThreads;
   private final int requestedPort;
   private final String path;
   private final String legacySsePath;
@@ -118,6 +121,7 @@ public final class McpHttpServer implements AutoCloseable {
 
   private McpHttpServer(Builder b) {
     this.host = b.host;
+    this.ioThreads = b.ioThreads;
     b.config.ownName(hostForUri(b.host));
     EndpointConfig config = b.config.build();
     this.endpoint = new Endpoint(config);
@@ -145,10 +149,7 @@ public final class McpHttpServer implements AutoCloseable {
       if (jetty != null || stopped) {
         throw new IllegalStateException("server already started or closed");
       }
-      QueuedThreadPool threads = new QueuedThreadPool(64, 2);
-      threads.setName("herald-http");
-      threads.setDaemon(true);
-      Server s = new Server(threads);
+      Server s = new Server(jettyThreads(ioThreads));
       // Jetty's per-connection header-field cache (HttpConfiguration.headerCacheSize, 1024 by
       // default) is built on a connection's second request as an ArrayTrie of about 80 KB and kept
       // for the connection's life. MCP clients reuse a pooled connection for the standing GET, so
@@ -257,6 +258,19 @@ public final class McpHttpServer implements AutoCloseable {
     endpoint.sweep();
   }
 
+  /** Jetty's thread pool for {@code kind}: see {@link IoThreads}. */
+  private static ThreadPool jettyThreads(IoThreads kind) {
+    return switch (kind) {
+      case VIRTUAL -> new VirtualIoThreads();
+      case PLATFORM -> {
+        QueuedThreadPool threads = new QueuedThreadPool(64, 2);
+        threads.setName("herald-http");
+        threads.setDaemon(true);
+        yield threads;
+      }
+    };
+  }
+
   private static String hostForUri(String host) {
     return host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host;
   }
@@ -268,6 +282,7 @@ public final class McpHttpServer implements AutoCloseable {
   public static final class Builder extends EndpointBuilder<Builder> {
     private String host = "127.0.0.1";
     private int port;
+    private IoThreads ioThreads = IoThreads.VIRTUAL;
 
     private Builder() {}
 
@@ -305,6 +320,19 @@ public final class McpHttpServer implements AutoCloseable {
         throw new IllegalArgumentException("port must be in 0..65535, was " + port);
       }
       this.port = port;
+      return this;
+    }
+
+    /**
+     * The threads that accept connections, read requests and complete writes (default {@link
+     * IoThreads#VIRTUAL}); handlers run on virtual threads of their own either way. {@link
+     * IoThreads#PLATFORM} keeps reading requests, cancellations among them, while CPU-bound
+     * handlers occupy every carrier thread, at more CPU per call.
+     *
+     * @throws NullPointerException if {@code kind} is null
+     */
+    public Builder ioThreads(IoThreads kind) {
+      this.ioThreads = Objects.requireNonNull(kind, "kind");
       return this;
     }
 

@@ -86,7 +86,7 @@ final class ClusterLink {
   /**
    * Records the session's state and home. On a handler's (virtual) thread the change is recorded
    * before the handler answers, so the client's next request, on any node, sees it; elsewhere
-   * (a notification delivered by the container's thread) it is not waited for. A session whose
+   * (a notification delivered by the container's thread, virtual or not) it is not waited for. A session whose
    * first record fails while its {@code initialize} is answered is refused (an error instead of
    * a session id): kept, it would be unknown to every other node and given up by its client,
    * holding a slot of this node until its idle timeout.
@@ -112,7 +112,7 @@ final class ClusterLink {
         }
       });
     }
-    if (Thread.currentThread().isVirtual()) {
+    if (Thread.currentThread().isVirtual() && !VirtualIoThreads.isIoThread()) {
       try {
         done.get(RECORD_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       } catch (InterruptedException e) {
