@@ -1,5 +1,6 @@
 package dev.herald.peerbench;
 
+import dev.herald.http.IoThreads;
 import dev.herald.http.McpHttpServer;
 import dev.herald.server.McpServer;
 import dev.herald.session.ProgressReporter;
@@ -27,8 +28,17 @@ final class HeraldServer implements ServerMain.Target {
             .server(mcp)
             .maxSessions(maxSessions)
             .maxSessionsPerClient(maxSessions)
+            .ioThreads(ioThreads())
             .build()
             .start();
+  }
+
+  /**
+   * Herald's default, {@link IoThreads#VIRTUAL}, unless the child is started with {@code
+   * -Dpeer.heraldIoThreads=PLATFORM} (through {@code -Dpeer.childJvmArgs}) to compare the two.
+   */
+  private static IoThreads ioThreads() {
+    return IoThreads.valueOf(System.getProperty("peer.heraldIoThreads", "VIRTUAL"));
   }
 
   /** The fixture's server, also served over stdio by {@link HeraldStdioServer}. */
