@@ -94,7 +94,8 @@ import org.jspecify.annotations.Nullable;
  * its session ended; a legacy session that received nothing and ran nothing for {@link
  * Builder#sessionIdleTimeout} ends too. A POST for an ended session is 404.
  *
- * <p><b>Threading.</b> Jetty's threads (virtual by default, see {@link Builder#ioThreads}) parse
+ * <p><b>Threading.</b> Jetty's threads (virtual by default on Java 25 and later, see {@link
+ * Builder#ioThreads}) parse
  * requests and complete writes without blocking; handlers run on the session engine's virtual
  * threads; an open stream or a waiting request holds no thread. Thread-safe.
  */
@@ -282,7 +283,7 @@ public final class McpHttpServer implements AutoCloseable {
   public static final class Builder extends EndpointBuilder<Builder> {
     private String host = "127.0.0.1";
     private int port;
-    private IoThreads ioThreads = IoThreads.VIRTUAL;
+    private IoThreads ioThreads = IoThreads.defaultFor(Runtime.version());
 
     private Builder() {}
 
@@ -325,14 +326,25 @@ public final class McpHttpServer implements AutoCloseable {
 
     /**
      * The threads that accept connections, read requests and complete writes (default {@link
-     * IoThreads#VIRTUAL}); handlers run on virtual threads of their own either way. {@link
-     * IoThreads#PLATFORM} keeps reading requests, cancellations among them, while CPU-bound
-     * handlers occupy every carrier thread, at more CPU per call.
+     * IoThreads#VIRTUAL} on Java 25 and later, {@link IoThreads#PLATFORM} before); handlers run
+     * on virtual threads of their own either way. {@link IoThreads#PLATFORM} keeps reading
+     * requests, cancellations among them, while CPU-bound handlers occupy every carrier thread, at
+     * more CPU per call.
      *
      * @throws NullPointerException if {@code kind} is null
+     * @throws IllegalArgumentException for {@link IoThreads#VIRTUAL} on a Java release before 25
      */
     public Builder ioThreads(IoThreads kind) {
-      this.ioThreads = Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(kind, "kind");
+      if (kind == IoThreads.VIRTUAL && IoThreads.defaultFor(Runtime.version()) != kind) {
+        throw new IllegalArgumentException(
+            "IoThreads.VIRTUAL needs Java "
+                + IoThreads.VIRTUAL_SINCE
+                + " or later (this is "
+                + Runtime.version().feature()
+                + "): before it, a virtual thread waiting in a selector holds its carrier thread");
+      }
+      this.ioThreads = kind;
       return this;
     }
 

@@ -81,6 +81,22 @@ class IoThreadsTest {
     }
   }
 
+  @Test
+  void virtualIoThreadsAreTheDefaultFromJava25AndRefusedBefore() {
+    assertThat(IoThreads.defaultFor(Runtime.Version.parse("21.0.5"))).isEqualTo(IoThreads.PLATFORM);
+    assertThat(IoThreads.defaultFor(Runtime.Version.parse("24"))).isEqualTo(IoThreads.PLATFORM);
+    assertThat(IoThreads.defaultFor(Runtime.Version.parse("25.0.3"))).isEqualTo(IoThreads.VIRTUAL);
+    assertThat(IoThreads.defaultFor(Runtime.Version.parse("26-ea"))).isEqualTo(IoThreads.VIRTUAL);
+    McpHttpServer.Builder b = McpHttpServer.builder();
+    if (Runtime.version().feature() >= 25) {
+      assertThat(b.ioThreads(IoThreads.VIRTUAL)).isSameAs(b);
+    } else {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> b.ioThreads(IoThreads.VIRTUAL))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("needs Java 25");
+    }
+  }
+
   /** A started server keeps the JVM alive, as a server should; closed, it leaves no thread behind. */
   @ParameterizedTest
   @EnumSource(IoThreads.class)

@@ -18,27 +18,23 @@ import java.time.Duration;
  * Herald's default.
  */
 final class HeraldServer implements ServerMain.Target {
+  // Herald's default I/O threads, unless the child is started with -Dpeer.heraldIoThreads=PLATFORM
+  // or VIRTUAL (through -Dpeer.childJvmArgs) to compare the two.
   private final McpServer mcp;
   private final McpHttpServer http;
 
   HeraldServer(int maxSessions) {
     this.mcp = server();
-    this.http =
+    McpHttpServer.Builder b =
         McpHttpServer.builder()
             .server(mcp)
             .maxSessions(maxSessions)
-            .maxSessionsPerClient(maxSessions)
-            .ioThreads(ioThreads())
-            .build()
-            .start();
-  }
-
-  /**
-   * Herald's default, {@link IoThreads#VIRTUAL}, unless the child is started with {@code
-   * -Dpeer.heraldIoThreads=PLATFORM} (through {@code -Dpeer.childJvmArgs}) to compare the two.
-   */
-  private static IoThreads ioThreads() {
-    return IoThreads.valueOf(System.getProperty("peer.heraldIoThreads", "VIRTUAL"));
+            .maxSessionsPerClient(maxSessions);
+    String io = System.getProperty("peer.heraldIoThreads");
+    if (io != null) {
+      b.ioThreads(IoThreads.valueOf(io));
+    }
+    this.http = b.build().start();
   }
 
   /** The fixture's server, also served over stdio by {@link HeraldStdioServer}. */
