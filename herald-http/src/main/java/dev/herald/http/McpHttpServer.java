@@ -95,9 +95,9 @@ import org.jspecify.annotations.Nullable;
  * Builder#sessionIdleTimeout} ends too. A POST for an ended session is 404.
  *
  * <p><b>Threading.</b> Jetty's threads (virtual by default on Java 25 and later, see {@link
- * Builder#ioThreads}) parse
- * requests and complete writes without blocking; handlers run on the session engine's virtual
- * threads; an open stream or a waiting request holds no thread. Thread-safe.
+ * Builder#ioThreads}) parse requests and complete writes without blocking; handlers run on the
+ * session engine's virtual threads; an open stream or a waiting request holds no thread.
+ * Thread-safe.
  */
 public final class McpHttpServer implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger("dev.herald.http");

@@ -7,6 +7,7 @@ import dev.herald.testing.RawHttpClient;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.Tool;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,7 +98,7 @@ class IoThreadsTest {
     }
   }
 
-  /** A started server keeps the JVM alive, as a server should; closed, it leaves no thread behind. */
+  /** A started server keeps the JVM alive, as a server should; closed, it leaves no thread. */
   @ParameterizedTest
   @EnumSource(IoThreads.class)
   void aServerKeepsTheJvmAliveUntilClosedAndLeavesNoThreadBehind(IoThreads kind) throws Exception {
@@ -132,30 +133,26 @@ class IoThreadsTest {
         ids.add(id);
         calls.add(
             async.sendAsync(
-                client
-                    .request()
-                    .POST(
-                        java.net.http.HttpRequest.BodyPublishers.ofString(
-                            RawHttpClient.q(
-                                "{'jsonrpc':'2.0','id':"
-                                    + id
-                                    + ",'method':'tools/call','params':{'name':'spin','arguments':{}}}")))
-                    .build(),
+                posting(
+                    client,
+                    "{'jsonrpc':'2.0','id':"
+                        + id
+                        + ",'method':'tools/call',"
+                        + "'params':{'name':'spin','arguments':{}}}"),
                 HttpResponse.BodyHandlers.ofString()));
       }
       awaitTrue(() -> spinning.get() == carriers, "every carrier computing");
 
       for (int id : ids) {
         HttpResponse<String> cancel =
-            client.sendForString(
-                client
-                    .request()
-                    .POST(
-                        java.net.http.HttpRequest.BodyPublishers.ofString(
-                            RawHttpClient.q(
-                                "{'jsonrpc':'2.0','method':'notifications/cancelled','params':{'requestId':"
-                                    + id
-                                    + ",'reason':'enough'}}"))));
+            async.send(
+                posting(
+                    client,
+                    "{'jsonrpc':'2.0','method':'notifications/cancelled',"
+                        + "'params':{'requestId':"
+                        + id
+                        + ",'reason':'enough'}}"),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(cancel.statusCode()).isEqualTo(202);
       }
       awaitTrue(() -> cancelledSpins.get() == carriers, "every handler saw its cancellation");
@@ -165,6 +162,14 @@ class IoThreadsTest {
         assertThat(call.get(30, TimeUnit.SECONDS).body()).doesNotContain("\"result\"");
       }
     }
+  }
+
+  /** A POST of {@code json} (single quotes for double) with the session's headers. */
+  private static HttpRequest posting(RawHttpClient client, String json) {
+    return client
+        .request()
+        .POST(HttpRequest.BodyPublishers.ofString(RawHttpClient.q(json)))
+        .build();
   }
 
   /** The live platform threads, but the JDK HTTP clients' own (shared with other tests). */

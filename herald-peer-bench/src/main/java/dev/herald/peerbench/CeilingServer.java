@@ -22,10 +22,11 @@ import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The "ceiling": a minimal MCP server written straight on Jetty 12 core handlers, with the
- * platform thread pool of Herald's {@code IoThreads.PLATFORM} (everything it does happens on the
- * selector thread, with no hand-off for virtual threads to save), one acceptor and one selector,
- * doing the least work a message allows. It reads no JSON tree: {@link Scan} picks the few members it needs out of the request text.
+ * The "ceiling": a minimal MCP server written straight on Jetty 12 core handlers, with the platform
+ * thread pool of Herald's {@code IoThreads.PLATFORM} (everything it does happens on the selector
+ * thread, with no hand-off for virtual threads to save), one acceptor and one selector, doing the
+ * least work a message allows. It reads no JSON tree: {@link Scan} picks the few members it needs
+ * out of the request text.
  *
  * <ul>
  *   <li>POST {@code initialize}: a fixed result naming the client's protocol version, a counter as
