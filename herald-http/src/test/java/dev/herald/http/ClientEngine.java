@@ -1,6 +1,7 @@
 package dev.herald.http;
 
 import dev.herald.transport.http.Http1Client;
+import dev.herald.transport.http.HttpEngine;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import java.net.URI;
 import java.util.List;
@@ -8,7 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The HTTP client a test's {@link StreamableHttpClientTransport} runs on: the JDK's {@code
- * HttpClient} the transport builds, or an {@link Http1Client}. The client tests over a real Herald
+ * HttpClient} the transport builds when asked for it ({@link HttpEngine#JDK}), or an {@link
+ * Http1Client} given to it. The client tests over a real Herald
  * Jetty server run on both (JUnit's {@code @ParameterizedClass}) and call {@link #closeAll} after
  * each test.
  */
@@ -24,6 +26,8 @@ enum ClientEngine {
       Http1Client client = Http1Client.newClient();
       OPENED.add(client);
       b.httpClient(client);
+    } else {
+      b.httpEngine(HttpEngine.JDK);
     }
     return b;
   }

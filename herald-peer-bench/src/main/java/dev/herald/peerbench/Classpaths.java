@@ -50,7 +50,7 @@ final class Classpaths {
 
   String forRole(String role) {
     return switch (role) {
-      case "herald", "herald-jetty", "herald-http1" ->
+      case "herald", "herald-jetty", "herald-jdk" ->
           join(
               lib(n ->
                   !n.startsWith("mcp-")

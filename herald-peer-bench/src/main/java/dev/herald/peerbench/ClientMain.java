@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A child JVM holding one MCP client under test, Herald's {@code McpClient} ({@code herald}: on
- * the JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client; {@code herald-http1}: on
- * herald-core's {@code Http1Client}) or the official Java
- * SDK 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another child
+ * A child JVM holding one MCP client under test, Herald's {@code McpClient} ({@code herald}: its
+ * transport as built by default, on herald-core's {@code Http1Client}; {@code herald-jdk}: on the
+ * JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client) or the official Java SDK
+ * 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another child
  * runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
  * OperatingSystemMXBean.getProcessCpuTime}), read around the measured part only.
  *
@@ -44,9 +44,9 @@ public final class ClientMain {
 
   static Client connect(String kind, String uri) throws Exception {
     return switch (kind) {
-      case "herald" -> HeraldClient.connect(uri, HeraldClient.Engine.JDK);
+      case "herald" -> HeraldClient.connect(uri, HeraldClient.Engine.DEFAULT);
+      case "herald-jdk" -> HeraldClient.connect(uri, HeraldClient.Engine.JDK);
       case "herald-jetty" -> HeraldClient.connect(uri, HeraldClient.Engine.JETTY);
-      case "herald-http1" -> HeraldClient.connect(uri, HeraldClient.Engine.HTTP1);
       case "sdk" -> SdkClient.connect(uri);
       default -> throw new IllegalArgumentException("unknown client " + kind);
     };

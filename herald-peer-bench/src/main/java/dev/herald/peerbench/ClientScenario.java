@@ -17,15 +17,16 @@ import java.util.Locale;
  * same JVM and configuration), then {@code client-s} seconds counted: calls per second and the
  * client's own process CPU per call. Then progress: {@code client-progress-rounds} calls of {@code
  * progress} with {@code client-progress-count} notifications each (the first half warm-up), on
- * the default transport and on {@code Http1Client}:
- * notifications received per second and client CPU per notification. Herald's calls are
- * measured three times: on its default transport (the JDK {@code HttpClient}), on the same
- * transport over herald-core's {@code Http1Client} (each exchange on its sending thread) and on
- * herald-jetty-client's (Jetty's HTTP client), in rows of their own with the SDK as the peer.
+ * the default transport and on the JDK {@code HttpClient}: notifications received per second and
+ * client CPU per notification. Herald's calls are measured three times: on its transport as built
+ * by default (on herald-core's {@code Http1Client}, each exchange on its sending thread, since no
+ * proxy applies to the loopback server), on the same transport over the JDK {@code HttpClient}
+ * ({@code httpEngine(JDK)}) and on herald-jetty-client's (Jetty's HTTP client), in rows of their
+ * own with the SDK as the peer.
  */
 final class ClientScenario {
   private static final String JETTY = "herald-jetty";
-  private static final String HTTP1 = "herald-http1";
+  private static final String JDK = "herald-jdk";
   private final Bench b;
 
   ClientScenario(Bench b) {
@@ -44,9 +45,9 @@ final class ClientScenario {
     String jetty = "  Herald on herald-jetty-client (Jetty's HTTP client): ";
     b.report.row("client.own.jetty.rate", jetty + "calls/s", 0, false);
     b.report.row("client.own.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
-    String http1 = "  Herald on Http1Client (each exchange on its sending thread): ";
-    b.report.row("client.own.http1.rate", http1 + "calls/s", 0, false);
-    b.report.row("client.own.http1.cpu", http1 + "client CPU per call, µs", 1, true);
+    String jdk = "  Herald on the JDK HttpClient (httpEngine(JDK)): ";
+    b.report.row("client.own.jdk.rate", jdk + "calls/s", 0, false);
+    b.report.row("client.own.jdk.cpu", jdk + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.shared.rate",
         "client calls/s, " + threads + " threads on one shared client" + against,
@@ -55,8 +56,8 @@ final class ClientScenario {
     b.report.row("client.shared.cpu", "  the same: client CPU per call, µs", 1, true);
     b.report.row("client.shared.jetty.rate", jetty + "calls/s", 0, false);
     b.report.row("client.shared.jetty.cpu", jetty + "client CPU per call, µs", 1, true);
-    b.report.row("client.shared.http1.rate", http1 + "calls/s", 0, false);
-    b.report.row("client.shared.http1.cpu", http1 + "client CPU per call, µs", 1, true);
+    b.report.row("client.shared.jdk.rate", jdk + "calls/s", 0, false);
+    b.report.row("client.shared.jdk.cpu", jdk + "client CPU per call, µs", 1, true);
     b.report.row(
         "client.progress.rate",
         String.format(
@@ -66,14 +67,14 @@ final class ClientScenario {
         0,
         false);
     b.report.row("client.progress.cpu", "  the same: client CPU per notification, µs", 2, true);
-    b.report.row("client.progress.http1.rate", http1 + "notifications/s", 0, false);
-    b.report.row("client.progress.http1.cpu", http1 + "client CPU per notification, µs", 2, true);
+    b.report.row("client.progress.jdk.rate", jdk + "notifications/s", 0, false);
+    b.report.row("client.progress.jdk.cpu", jdk + "client CPU per notification, µs", 2, true);
     long deadline = b.scenarioDeadline(600);
     try (Child server =
         Child.server(b.classpaths, "ceiling", b.options.get("child-heap"), 200, deadline)) {
       String uri = "http://127.0.0.1:" + server.port + "/mcp";
-      for (String kind : List.of(Report.HERALD, JETTY, HTTP1, Report.SDK)) {
-        if (!b.options.target(kind.equals(JETTY) || kind.equals(HTTP1) ? Report.HERALD : kind)) {
+      for (String kind : List.of(Report.HERALD, JETTY, JDK, Report.SDK)) {
+        if (!b.options.target(kind.equals(JETTY) || kind.equals(JDK) ? Report.HERALD : kind)) {
           continue;
         }
         for (String mode : List.of("own", "shared")) {
@@ -89,8 +90,8 @@ final class ClientScenario {
                     b.options.get("client-s"));
             double rate = r[0] * 1e9 / r[1];
             double cpu = r[2] / 1e3 / r[0];
-            if (kind.equals(JETTY) || kind.equals(HTTP1)) {
-              String row = "client." + mode + (kind.equals(JETTY) ? ".jetty" : ".http1");
+            if (kind.equals(JETTY) || kind.equals(JDK)) {
+              String row = "client." + mode + (kind.equals(JETTY) ? ".jetty" : ".jdk");
               b.report.put(row + ".rate", Report.HERALD, rate);
               b.report.put(row + ".cpu", Report.HERALD, cpu);
             } else {
@@ -98,7 +99,7 @@ final class ClientScenario {
               b.report.put("client." + mode + ".cpu", kind, cpu);
             }
             if (kind.equals(Report.SDK)) { // the peer of the other transports' rows too
-              for (String other : List.of(".jetty", ".http1")) {
+              for (String other : List.of(".jetty", ".jdk")) {
                 b.report.put("client." + mode + other + ".rate", kind, rate);
                 b.report.put("client." + mode + other + ".cpu", kind, cpu);
               }
@@ -112,7 +113,7 @@ final class ClientScenario {
           }
         }
         if (kind.equals(JETTY)) {
-          continue; // progress is measured on the default transport and on Http1Client
+          continue; // progress is measured on the default transport and on the JDK client
         }
         try {
           int count = b.options.integer("client-progress-count");
@@ -128,13 +129,13 @@ final class ClientScenario {
           long expected = (long) count * (rounds - rounds / 2);
           double rate = r[0] * 1e9 / r[1];
           double cpu = r[2] / 1e3 / Math.max(1, r[0]);
-          String row = kind.equals(HTTP1) ? "client.progress.http1" : "client.progress";
-          String column = kind.equals(HTTP1) ? Report.HERALD : kind;
+          String row = kind.equals(JDK) ? "client.progress.jdk" : "client.progress";
+          String column = kind.equals(JDK) ? Report.HERALD : kind;
           b.report.put(row + ".rate", column, rate);
           b.report.put(row + ".cpu", column, cpu);
-          if (kind.equals(Report.SDK)) { // the peer of Http1Client's row too
-            b.report.put("client.progress.http1.rate", kind, rate);
-            b.report.put("client.progress.http1.cpu", kind, cpu);
+          if (kind.equals(Report.SDK)) { // the peer of the JDK client's row too
+            b.report.put("client.progress.jdk.rate", kind, rate);
+            b.report.put("client.progress.jdk.cpu", kind, cpu);
           }
           if (r[0] != expected) {
             b.report.note(
@@ -161,10 +162,10 @@ final class ClientScenario {
   /**
    * Runs a load child; when it fails, notes why (the root cause its log names) and runs the same
    * configuration once more in a fresh JVM. The JDK {@code HttpClient} (the SDK's transport, and
-   * Herald's default one) can fail a call when it reuses a pooled keep-alive connection: the next
-   * answer reaches the pool's idle-connection watcher before the new exchange's reader ("Data
-   * received while in pool", JDK-8338569 and JDK-8357639, not fixed in JDK 25.0.3), more often
-   * the faster the server answers. A rerun that passes is still reported in the notes.
+   * Herald's with {@code httpEngine(JDK)}) can fail a call when it reuses a pooled keep-alive
+   * connection: the next answer reaches the pool's idle-connection watcher before the new
+   * exchange's reader ("Data received while in pool", JDK-8338569 and JDK-8357639, not fixed in
+   * JDK 25.0.3), more often the faster the server answers. A rerun that passes is still reported in the notes.
    */
   private long[] loadOnceRerun(String kind, String mode, long deadline, String... args)
       throws Exception {
@@ -199,7 +200,7 @@ final class ClientScenario {
   private static String column(String kind) {
     return switch (kind) {
       case JETTY -> "Herald on herald-jetty-client";
-      case HTTP1 -> "Herald on Http1Client";
+      case JDK -> "Herald on the JDK HttpClient";
       default -> Bench.column(kind);
     };
   }
@@ -232,7 +233,7 @@ final class ClientScenario {
   /** Runs a {@link ClientMain} and returns the three numbers of its RESULT line. */
   private long[] child(String kind, long deadline, String... args) throws Exception {
     List<String> cmd = Child.jvm(b.options.get("child-heap"));
-    // kind is herald, herald-jetty, herald-http1 (Herald's class path) or sdk
+    // kind is herald, herald-jetty, herald-jdk (Herald's class path) or sdk
     cmd.addAll(List.of("-cp", b.classpaths.forRole(kind), ClientMain.class.getName(), kind));
     cmd.addAll(List.of(args));
     cmd.add(Long.toString(Child.secondsLeft(deadline)));

@@ -5,58 +5,51 @@ import dev.herald.client.McpClient;
 import dev.herald.jetty.client.JettyStreamableHttpClientTransport;
 import dev.herald.session.CallOptions;
 import dev.herald.transport.Transport;
-import dev.herald.transport.http.Http1Client;
+import dev.herald.transport.http.HttpEngine;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Herald's {@link McpClient}, handshake era (2025-11-25), over its Streamable HTTP transport on
- * the JDK {@code HttpClient} ({@link StreamableHttpClientTransport}), on herald-core's {@link
- * Http1Client} ({@code herald-http1}: the same transport, each exchange on its sending thread)
- * or, for {@code herald-jetty}, over herald-jetty-client's transport on Jetty's HTTP client
- * ({@link JettyStreamableHttpClientTransport}).
+ * Herald's {@link McpClient}, handshake era (2025-11-25), over its Streamable HTTP transport
+ * ({@link StreamableHttpClientTransport}) as built by default (on herald-core's {@code
+ * Http1Client}, each exchange on its sending thread, since no proxy applies to the loopback
+ * server), on the JDK {@code HttpClient} ({@code herald-jdk}: the same transport with {@link
+ * HttpEngine#JDK}) or, for {@code herald-jetty}, over herald-jetty-client's transport on Jetty's
+ * HTTP client ({@link JettyStreamableHttpClientTransport}).
  */
 final class HeraldClient implements ClientMain.Client {
   /** The HTTP client under Herald's transport. */
   enum Engine {
+    DEFAULT,
     JDK,
-    JETTY,
-    HTTP1
+    JETTY
   }
 
   private final McpClient client;
-  private final @Nullable Http1Client http;
 
-  private HeraldClient(McpClient client, @Nullable Http1Client http) {
+  private HeraldClient(McpClient client) {
     this.client = client;
-    this.http = http;
   }
 
   static HeraldClient connect(String uri, Engine engine) throws Exception {
     URI u = URI.create(uri);
-    Http1Client http = engine == Engine.HTTP1 ? Http1Client.newClient() : null;
     Transport transport =
         switch (engine) {
           case JETTY -> JettyStreamableHttpClientTransport.builder().uri(u).build();
-          case JDK -> StreamableHttpClientTransport.builder().uri(u).build();
-          case HTTP1 ->
-              StreamableHttpClientTransport.builder()
-                  .uri(u)
-                  .httpClient(java.util.Objects.requireNonNull(http))
-                  .build();
+          case DEFAULT -> StreamableHttpClientTransport.builder().uri(u).build();
+          case JDK ->
+              StreamableHttpClientTransport.builder().uri(u).httpEngine(HttpEngine.JDK).build();
         };
     return new HeraldClient(
         McpClient.builder()
             .info("peer-bench", "1")
             .eras(EraPreference.HANDSHAKE_ONLY)
-            .connect(transport),
-        http);
+            .connect(transport));
   }
 
   @Override
@@ -85,8 +78,5 @@ final class HeraldClient implements ClientMain.Client {
   @Override
   public void close() {
     client.close();
-    if (http != null) {
-      http.close();
-    }
   }
 }

@@ -13,6 +13,7 @@ import dev.herald.wire.RequestId;
 import dev.herald.wire.Tool;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,10 +34,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The client side of the Streamable HTTP transport (MCP 2025-11-25 basic/transports §Streamable
- * HTTP), on the JDK's {@link HttpClient}, or on any other {@link HttpClient} given to {@link
- * Builder#httpClient}: {@link Http1Client} makes each exchange on the thread that sends it, for
- * hosts that make many small calls ({@code .httpClient(Http1Client.newClient())}; the transport
- * does not close a client it was given).
+ * HTTP). It runs on an HTTP client it builds ({@link Http1Client}, which makes each exchange on the
+ * thread that sends it, unless a proxy applies to the endpoint, when it is the JDK's {@link
+ * HttpClient}; see {@link HttpEngine}) or on any {@link HttpClient} given to {@link
+ * Builder#httpClient}, which the transport does not close.
  *
  * {@snippet :
  * try (McpClient client = McpClient.builder()
@@ -51,14 +52,16 @@ import tools.jackson.databind.JsonNode;
  *
  * <p><b>Sending.</b> Every message is its own {@code POST} with {@code Accept: application/json,
  * text/event-stream}. {@link #send} returns once the body has been handed to the connection, not
- * when the server answers, so a slow call never blocks its caller; a server that cannot be reached
- * fails {@code send} at once with a one-line {@link TransportException} ("cannot reach URI:
- * connection refused"). Once the server issues {@code Mcp-Session-Id} (on the response to {@code
- * initialize}) it goes on every later request, and so does {@code MCP-Protocol-Version} once the
- * {@code initialize} result has passed through: the only methods this transport ever looks at are
- * {@code initialize} (to learn those two), {@code notifications/initialized} (to open the
- * standing stream after it) and {@code notifications/cancelled} (a cancelled request's stream,
- * which the server ends without a response, is not resumed).
+ * when the server answers, so a slow call never blocks its caller (on {@link Http1Client} it waits
+ * at most the client's head wait, 10 ms, for the answer: an answer that quick is delivered before
+ * {@code send} returns); a server that cannot be reached fails {@code send} at once with a
+ * one-line {@link TransportException} ("cannot reach URI: connection refused"). Once the server
+ * issues {@code Mcp-Session-Id} (on the response to {@code initialize}) it goes on every later
+ * request, and so does {@code MCP-Protocol-Version} once the {@code initialize} result has passed
+ * through: the only methods this transport ever looks at are {@code initialize} (to learn those
+ * two), {@code notifications/initialized} (to open the standing stream after it) and {@code
+ * notifications/cancelled} (a cancelled request's stream, which the server ends without a response,
+ * is not resumed).
  *
  * <p><b>Receiving.</b> A {@code 202} carries nothing; an {@code application/json} answer is one
  * frame; a {@code text/event-stream} answer is read event by event (events of type {@code message}
@@ -88,7 +91,8 @@ import tools.jackson.databind.JsonNode;
  * {@link #handshake()} goes back before anything was sent the handshake way.
  *
  * <p><b>Threading.</b> Each open event stream is read by a virtual thread of its own; an answer
- * read whole (one JSON frame) is handled where the HTTP client completes it. Frames reach the
+ * read whole (one JSON frame) is handled where the HTTP client completes it (on {@link
+ * Http1Client}, the sending thread when it came within the head wait). Frames reach the
  * receiver one at a time under one lock, in arrival order per stream; none arrive after {@code
  * onClose}. {@link #send} may be called from any thread. {@link #close()} sends {@code DELETE}
  * with the session id (a {@code 405} is fine), cancels every open stream and reports {@code
@@ -165,18 +169,30 @@ public final class StreamableHttpClientTransport implements Transport {
       this.ownClient = false;
     } else {
       this.ownClient = true;
-      HttpClient.Builder client =
-          HttpClient.newBuilder()
-              .version(HttpClient.Version.HTTP_1_1)
-              .connectTimeout(timeout)
-              .followRedirects(HttpClient.Redirect.NEVER)
-              .executor(INLINE);
-      if ("http".equalsIgnoreCase(uri.getScheme())) {
-        // plain HTTP, no redirects: no TLS context unless something asks (LazyTls)
-        client.sslContext(LazyTls.context()).sslParameters(LazyTls.parameters());
-      }
-      this.client = client.build();
+      ProxySelector proxy = b.proxy != null ? b.proxy : ProxySelector.getDefault();
+      this.client =
+          b.engine.resolve(uri, proxy) == HttpEngine.HTTP1
+              ? Http1Client.builder().connectTimeout(timeout).build()
+              : jdkClient(uri, timeout, b.proxy);
     }
+  }
+
+  /** The JDK client the transport builds: HTTP/1.1, no redirects, tasks run where they arise. */
+  private static HttpClient jdkClient(URI uri, Duration timeout, @Nullable ProxySelector proxy) {
+    HttpClient.Builder client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(timeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .executor(INLINE);
+    if (proxy != null) {
+      client.proxy(proxy);
+    }
+    if ("http".equalsIgnoreCase(uri.getScheme())) {
+      // plain HTTP, no redirects: no TLS context unless something asks (LazyTls)
+      client.sslContext(LazyTls.context()).sslParameters(LazyTls.parameters());
+    }
+    return client.build();
   }
 
   /** A builder for a transport to one MCP endpoint; {@link Builder#uri} is required, the rest have the defaults each setter names. */
@@ -633,6 +649,9 @@ public final class StreamableHttpClientTransport implements Transport {
 
     private @Nullable URI uri;
     private @Nullable HttpClient client;
+    private HttpEngine engine = HttpEngine.AUTO;
+    private boolean engineSet;
+    private @Nullable ProxySelector proxy;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private @Nullable Duration connectTimeout;
     private int maxEventBytes = DEFAULT_MAX_EVENT_BYTES;
@@ -658,21 +677,62 @@ public final class StreamableHttpClientTransport implements Transport {
     }
 
     /**
-     * The client to use (for TLS, proxies, authenticators, HTTP/2; or an {@link Http1Client},
-     * which makes each exchange on its sending thread). By default the transport
-     * builds its own HTTP/1.1 client, which runs its tasks where they arise (on its selector
-     * thread) instead of on a thread each, and shuts it down on close; a client
-     * given here is never shut down by the transport.
+     * The client to use (for a TLS context of your own, an authenticator, HTTP/2, cookies), which
+     * the transport never shuts down. Without one the transport builds its own, as {@link
+     * #httpEngine} chooses, and shuts it down on close.
      *
-     * @throws IllegalStateException if {@link #connectTimeout} was set: set it on this client
+     * @throws IllegalStateException if {@link #connectTimeout}, {@link #httpEngine} or {@link
+     *     #proxy} was set: each configures the client the transport builds
      */
     public Builder httpClient(HttpClient client) {
+      Objects.requireNonNull(client, "client");
       if (connectTimeout != null) {
         throw new IllegalStateException(
             "connectTimeout was already set; set it on the HttpClient instead");
       }
-      this.client = Objects.requireNonNull(client, "client");
+      if (engineSet || proxy != null) {
+        throw new IllegalStateException(
+            "an httpEngine or proxy was already set; they choose the client the transport builds");
+      }
+      this.client = client;
       return this;
+    }
+
+    /**
+     * Which HTTP client the transport builds (default {@link HttpEngine#AUTO}: {@link
+     * Http1Client} when no proxy applies to the endpoint, else the JDK's).
+     *
+     * @throws IllegalStateException if an {@link #httpClient(HttpClient)} was given
+     */
+    public Builder httpEngine(HttpEngine engine) {
+      Objects.requireNonNull(engine, "engine");
+      requireNoClient("httpEngine");
+      this.engine = engine;
+      this.engineSet = true;
+      return this;
+    }
+
+    /**
+     * The proxy selector for the client the transport builds (default {@link
+     * ProxySelector#getDefault()}). When it selects a proxy for the endpoint, {@link
+     * HttpEngine#AUTO} builds the JDK client, which sends through it.
+     *
+     * @throws IllegalStateException if an {@link #httpClient(HttpClient)} was given
+     */
+    public Builder proxy(ProxySelector selector) {
+      Objects.requireNonNull(selector, "selector");
+      requireNoClient("proxy");
+      this.proxy = selector;
+      return this;
+    }
+
+    private void requireNoClient(String setting) {
+      if (client != null) {
+        throw new IllegalStateException(
+            "an HttpClient was already set; "
+                + setting
+                + " configures the client the transport builds");
+      }
     }
 
     /**

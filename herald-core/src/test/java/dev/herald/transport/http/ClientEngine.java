@@ -6,7 +6,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The HTTP client a test's {@link StreamableHttpClientTransport} runs on: the JDK's {@code
- * HttpClient} the transport builds, or an {@link Http1Client}. Tests of the transport run on both
+ * HttpClient} the transport builds when asked for it ({@link HttpEngine#JDK}), or an {@link
+ * Http1Client} given to it. Tests of the transport run on both
  * (JUnit's {@code @ParameterizedClass}) and call {@link #closeAll} after each test.
  */
 enum ClientEngine {
@@ -21,6 +22,8 @@ enum ClientEngine {
       Http1Client client = Http1Client.newClient();
       OPENED.add(client);
       b.httpClient(client);
+    } else {
+      b.httpEngine(HttpEngine.JDK);
     }
     return b;
   }
