@@ -1,10 +1,10 @@
 /**
- * The Streamable HTTP client transport (MCP 2025-11-25 basic/transports §Streamable HTTP) on the
- * JDK's {@link java.net.http.HttpClient}, with SSE resumption and polling (SEP-1699) and a fallback
- * to the 2024-11-05 HTTP+SSE transport. The entry type is {@link
- * dev.herald.transport.http.StreamableHttpClientTransport}. {@link
- * dev.herald.transport.http.Http1Client} is an HTTP/1.1 {@link java.net.http.HttpClient} for it
- * that makes each exchange on the sending thread.
+ * The Streamable HTTP client transport (MCP 2025-11-25 basic/transports §Streamable HTTP), with
+ * SSE resumption and polling (SEP-1699) and a fallback to the 2024-11-05 HTTP+SSE transport. The
+ * entry type is {@link dev.herald.transport.http.StreamableHttpClientTransport}. It runs on {@link
+ * dev.herald.transport.http.Http1Client}, an HTTP/1.1 {@link java.net.http.HttpClient} that makes
+ * each exchange on the sending thread, unless a proxy applies to the endpoint, when it runs on the
+ * JDK's client ({@link dev.herald.transport.http.HttpEngine}), or on any client given to it.
  *
  * <p>Threading: all I/O runs on virtual threads, one per open response stream; frames reach the
  * receiver one at a time under one delivery lock, in arrival order per stream. Nulls: non-null

@@ -14,6 +14,7 @@ import dev.herald.session.ProgressUpdate;
 import dev.herald.transport.Transport;
 import dev.herald.transport.TransportException;
 import dev.herald.transport.http.Http1Client;
+import dev.herald.transport.http.HttpEngine;
 import dev.herald.transport.http.SessionExpiredException;
 import dev.herald.transport.http.StreamableHttpClientTransport;
 import dev.herald.wire.CallToolResult;
@@ -38,8 +39,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Both Streamable HTTP client transports, the JDK one in herald-core (on the JDK's {@code
- * HttpClient}, and on herald-core's {@code Http1Client}: "http1") and the Jetty one here,
+ * Both Streamable HTTP client transports, herald-core's (on the JDK's {@code HttpClient}, asked
+ * for with {@code HttpEngine.JDK}: "jdk", and on an {@code Http1Client} given to it: "http1") and
+ * the Jetty one here,
  * against Herald's real Jetty server, held to the same behaviour: JSON and event-stream answers,
  * the session id, the standing stream, a polled stream resumed with {@code Last-Event-ID}, a lost
  * session ({@link SessionExpiredException}), {@code DELETE} on close, bounded answers and an
@@ -114,7 +116,11 @@ class StreamableHttpClientTransportsTest {
               .maxEventBytes(maxEventBytes)
               .build();
       case "jdk" ->
-          StreamableHttpClientTransport.builder().uri(uri).maxEventBytes(maxEventBytes).build();
+          StreamableHttpClientTransport.builder()
+              .uri(uri)
+              .httpEngine(HttpEngine.JDK)
+              .maxEventBytes(maxEventBytes)
+              .build();
       case "http1" -> {
         Http1Client engine = Http1Client.newClient();
         engines.add(engine);
