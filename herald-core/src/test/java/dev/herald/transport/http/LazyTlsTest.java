@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A transport to a plain {@code http} endpoint makes no TLS context (the JDK's default one is
- * most of a client's start-up), and the deferred context it uses instead behaves as the default
- * one when something does ask for it.
+ * most of a client's start-up), nor does one on {@link Http1Client} before it connects, and the
+ * deferred context they use instead behaves as the default one when something does ask for it.
  */
 @Timeout(120)
 class LazyTlsTest {
@@ -21,9 +21,15 @@ class LazyTlsTest {
 
   @Test
   void aTransportToAnHttpEndpointMakesNoTlsContextInAFreshProcess() throws Exception {
-    assertThat(classesLoadedBy("http")).doesNotContain(DEFAULT_CONTEXT);
-    // the check can tell: an https endpoint's client makes the default context at once
-    assertThat(classesLoadedBy("https")).contains(DEFAULT_CONTEXT);
+    assertThat(classesLoadedBy("http", HttpEngine.AUTO)).doesNotContain(DEFAULT_CONTEXT);
+    assertThat(classesLoadedBy("http", HttpEngine.JDK)).doesNotContain(DEFAULT_CONTEXT);
+    // the check can tell: the JDK client to an https endpoint makes the default context at once
+    assertThat(classesLoadedBy("https", HttpEngine.JDK)).contains(DEFAULT_CONTEXT);
+  }
+
+  @Test
+  void http1ClientToAnHttpsEndpointMakesTheContextOnlyWhenItConnects() throws Exception {
+    assertThat(classesLoadedBy("https", HttpEngine.HTTP1)).doesNotContain(DEFAULT_CONTEXT);
   }
 
   @Test
@@ -37,18 +43,28 @@ class LazyTlsTest {
         .containsExactly(SSLContext.getDefault().getDefaultSSLParameters().getProtocols());
   }
 
-  /** The class-loading log of a fresh JVM that builds a transport to {@code scheme}://127.0.0.1. */
-  private static String classesLoadedBy(String scheme) throws Exception {
-    String out = FreshJvm.run(Child.class, List.of("-Xlog:class+load=info:stdout"), scheme);
+  /**
+   * The class-loading log of a fresh JVM that builds a transport to {@code scheme}://127.0.0.1 on
+   * {@code engine}.
+   */
+  private static String classesLoadedBy(String scheme, HttpEngine engine) throws Exception {
+    String out =
+        FreshJvm.run(Child.class, List.of("-Xlog:class+load=info:stdout"), scheme, engine.name());
     assertThat(out).contains("transport built");
     return out;
   }
 
-  /** Builds (and closes) a transport to {@code args[0]}://127.0.0.1:1/mcp without connecting. */
+  /**
+   * Builds (and closes) a transport to {@code args[0]}://127.0.0.1:1/mcp on the engine {@code
+   * args[1]} without connecting.
+   */
   public static final class Child {
     public static void main(String[] args) {
       StreamableHttpClientTransport t =
-          new StreamableHttpClientTransport(URI.create(args[0] + "://127.0.0.1:1/mcp"));
+          StreamableHttpClientTransport.builder()
+              .uri(URI.create(args[0] + "://127.0.0.1:1/mcp"))
+              .httpEngine(HttpEngine.valueOf(args[1]))
+              .build();
       System.out.println("transport built");
       t.close();
       System.out.flush();
