@@ -154,11 +154,8 @@ class HttpEngineTest {
                 .openStandingStream(false)
                 .build());
     assertThat(t.client()).isNotInstanceOf(Http1Client.class);
-    RecordingReceiver receiver = new RecordingReceiver();
-    t.start(receiver);
-    t.send(msg(INIT), null);
 
-    assertThat(receiver.next()).isEqualTo(INIT_RESULT);
+    initialize(t);
     assertThat(seen).hasSize(1);
     assertThat(seen.getFirst()).startsWith("POST " + endpoint + " HTTP/1.1\r\n");
   }
@@ -178,11 +175,8 @@ class HttpEngineTest {
                 .openStandingStream(false)
                 .build());
     assertThat(t.client()).isInstanceOf(Http1Client.class);
-    RecordingReceiver receiver = new RecordingReceiver();
-    t.start(receiver);
-    t.send(msg(INIT), null);
 
-    assertThat(receiver.next()).isEqualTo(INIT_RESULT);
+    initialize(t);
     assertThat(atEndpoint).singleElement().asString().startsWith("POST /mcp HTTP/1.1\r\n");
     assertThat(atProxy).isEmpty();
     assertThat(proxy.connections).hasValue(0);
@@ -205,6 +199,14 @@ class HttpEngineTest {
     assertThatThrownBy(
             () -> StreamableHttpClientTransport.builder().proxy(SOME_PROXY).httpClient(given))
         .isInstanceOf(IllegalStateException.class);
+  }
+
+  /** Sends {@code initialize} through {@code t} and checks its answer arrives. */
+  private static void initialize(StreamableHttpClientTransport t) throws Exception {
+    RecordingReceiver receiver = new RecordingReceiver();
+    t.start(receiver);
+    t.send(msg(INIT), null);
+    assertThat(receiver.next()).isEqualTo(INIT_RESULT);
   }
 
   /** Answers each request with the {@code initialize} result, recording what came. */
