@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  * A child JVM holding one MCP client under test, Herald's {@code McpClient} ({@code herald}: its
  * transport as built by default, on herald-core's {@code Http1Client}; {@code herald-jdk}: on the
  * JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client) or the official Java SDK
- * 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another child
- * runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
+ * 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another
+ * child runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
  * OperatingSystemMXBean.getProcessCpuTime}), read around the measured part only.
  *
  * <ul>

@@ -165,7 +165,8 @@ final class ClientScenario {
    * Herald's with {@code httpEngine(JDK)}) can fail a call when it reuses a pooled keep-alive
    * connection: the next answer reaches the pool's idle-connection watcher before the new
    * exchange's reader ("Data received while in pool", JDK-8338569 and JDK-8357639, not fixed in
-   * JDK 25.0.3), more often the faster the server answers. A rerun that passes is still reported in the notes.
+   * JDK 25.0.3), more often the faster the server answers. A rerun that passes is still reported
+   * in the notes.
    */
   private long[] loadOnceRerun(String kind, String mode, long deadline, String... args)
       throws Exception {

@@ -26,9 +26,9 @@ public enum HttpEngine {
 
   /**
    * {@link Http1Client}: each exchange made on the thread that sends it, a JSON answer read and
-   * delivered before {@code send} returns; about half the client CPU per call of {@link #JDK} and
-   * twice its calls per second for many small calls (docs/benchmarks.md). It does not use proxies:
-   * chosen explicitly, it connects to the endpoint directly whatever a proxy selector says.
+   * delivered before {@code send} returns; for many small calls, a third to a quarter of the
+   * client CPU per call of {@link #JDK} (docs/benchmarks.md, "Peer comparison"). It does not use
+   * proxies: chosen explicitly, it connects to the endpoint directly whatever a selector says.
    */
   HTTP1,
 

@@ -15,10 +15,10 @@ import javax.net.ssl.TrustManager;
 
 /**
  * The TLS context of {@link Http1Client} (unless given one) and of the transport's own JDK client
- * when its endpoint is plain {@code http}: the JDK's default context ({@link SSLContext#getDefault()}, which reads the trust store and sets up
- * the TLS provider: about 200 ms of a cold process, most of the client's start-up) is made only if
- * something asks for it, which a client that never leaves {@code http} (redirects are not
- * followed) never does.
+ * when its endpoint is plain {@code http}: the JDK's default context ({@link
+ * SSLContext#getDefault()}, which reads the trust store and sets up the TLS provider: about 200 ms
+ * of a cold process, most of the client's start-up) is made only if something asks for it, which a
+ * client that never leaves {@code http} (redirects are not followed) never does.
  *
  * <p>Design note (docs/benchmarks.md, "Cold start"). With a context of its own the JDK client does
  * not make the default one, and with {@link #parameters()} (empty: the engine's defaults) it does
