@@ -85,7 +85,51 @@ class Http1ClientTest {
   @Test
   void anHttpsExchangeRunsOverTlsCheckingTheServersNameAndKeepsItsConnection(@TempDir Path dir)
       throws Exception {
-    // a self-signed certificate for 127.0.0.1, made by the JDK's keytool
+    Tls tls = selfSigned(dir, "ip:127.0.0.1");
+    server =
+        new RawServer(
+            c -> {
+              while (c.request() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
+              }
+            },
+            tls.server());
+    try (Http1Client https = Http1Client.builder().sslContext(tls.client()).build()) {
+      for (int i = 0; i < 2; i++) {
+        HttpResponse<String> r =
+            https.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).isEqualTo("secret");
+      }
+      assertThat(server.connections).hasValue(1);
+    }
+    // the JDK's default trust store does not know this certificate: the handshake fails
+    assertThatThrownBy(() -> get("/mcp")).isInstanceOf(IOException.class);
+  }
+
+  @Test
+  void aTrustedCertificateForAnotherNameIsRefused(@TempDir Path dir) throws Exception {
+    Tls tls = selfSigned(dir, "dns:mcp.example.org");
+    server =
+        new RawServer(
+            c -> {
+              while (c.request() != null) {
+                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
+              }
+            },
+            tls.server());
+    try (Http1Client https = Http1Client.builder().sslContext(tls.client()).build()) {
+      assertThatThrownBy(() ->
+              https.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString()))
+          .isInstanceOf(javax.net.ssl.SSLHandshakeException.class)
+          .hasMessageContaining("127.0.0.1");
+    }
+  }
+
+  /** A server's TLS context with a self-signed key, and a client's that trusts only it. */
+  private record Tls(SSLContext server, SSLContext client) {}
+
+  /** A self-signed certificate with the subject alternative name {@code san}, by JDK keytool. */
+  private static Tls selfSigned(Path dir, String san) throws Exception {
     Path store = dir.resolve("server.p12");
     Process keytool =
         new ProcessBuilder(
@@ -100,7 +144,7 @@ class Http1ClientTest {
                 "-dname",
                 "CN=localhost",
                 "-ext",
-                "SAN=ip:127.0.0.1",
+                "SAN=" + san,
                 "-validity",
                 "2",
                 "-storetype",
@@ -121,32 +165,14 @@ class Http1ClientTest {
     }
     KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     kmf.init(ks, "changeit".toCharArray());
-    SSLContext serverTls = SSLContext.getInstance("TLS");
-    serverTls.init(kmf.getKeyManagers(), null, null);
+    SSLContext server = SSLContext.getInstance("TLS");
+    server.init(kmf.getKeyManagers(), null, null);
     TrustManagerFactory tmf =
         TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     tmf.init(ks); // the certificate of the key entry is trusted
-    SSLContext clientTls = SSLContext.getInstance("TLS");
-    clientTls.init(null, tmf.getTrustManagers(), null);
-
-    server =
-        new RawServer(
-            c -> {
-              while (c.request() != null) {
-                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
-              }
-            },
-            serverTls);
-    try (Http1Client https = Http1Client.builder().sslContext(clientTls).build()) {
-      for (int i = 0; i < 2; i++) {
-        HttpResponse<String> r =
-            https.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.body()).isEqualTo("secret");
-      }
-      assertThat(server.connections).hasValue(1);
-    }
-    // the JDK's default trust store does not know this certificate: the handshake fails
-    assertThatThrownBy(() -> get("/mcp")).isInstanceOf(IOException.class);
+    SSLContext client = SSLContext.getInstance("TLS");
+    client.init(null, tmf.getTrustManagers(), null);
+    return new Tls(server, client);
   }
 
   @Test
