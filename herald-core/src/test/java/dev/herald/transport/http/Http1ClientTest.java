@@ -86,14 +86,7 @@ class Http1ClientTest {
   void anHttpsExchangeRunsOverTlsCheckingTheServersNameAndKeepsItsConnection(@TempDir Path dir)
       throws Exception {
     Tls tls = selfSigned(dir, "ip:127.0.0.1");
-    server =
-        new RawServer(
-            c -> {
-              while (c.request() != null) {
-                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
-              }
-            },
-            tls.server());
+    server = secretServer(tls);
     try (Http1Client https = Http1Client.builder().sslContext(tls.client()).build()) {
       for (int i = 0; i < 2; i++) {
         HttpResponse<String> r =
@@ -109,20 +102,24 @@ class Http1ClientTest {
   @Test
   void aTrustedCertificateForAnotherNameIsRefused(@TempDir Path dir) throws Exception {
     Tls tls = selfSigned(dir, "dns:mcp.example.org");
-    server =
-        new RawServer(
-            c -> {
-              while (c.request() != null) {
-                c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
-              }
-            },
-            tls.server());
+    server = secretServer(tls);
     try (Http1Client https = Http1Client.builder().sslContext(tls.client()).build()) {
       assertThatThrownBy(() ->
               https.send(post(server.uri("/mcp"), "{}"), HttpResponse.BodyHandlers.ofString()))
           .isInstanceOf(javax.net.ssl.SSLHandshakeException.class)
           .hasMessageContaining("127.0.0.1");
     }
+  }
+
+  /** A TLS server answering every request with "secret". */
+  private static RawServer secretServer(Tls tls) throws IOException {
+    return new RawServer(
+        c -> {
+          while (c.request() != null) {
+            c.write("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\nsecret");
+          }
+        },
+        tls.server());
   }
 
   /** A server's TLS context with a self-signed key, and a client's that trusts only it. */
