@@ -53,8 +53,6 @@ import tools.jackson.databind.node.ObjectNode;
 class HeraldClientTasksOverHttpTest {
   @Parameter ClientEngine engine;
 
-  private static final int PORT = 18410;
-
   private final CountDownLatch created = new CountDownLatch(1);
   private final CountDownLatch gate = new CountDownLatch(1);
   private final AtomicBoolean sawCancel = new AtomicBoolean();
@@ -101,7 +99,7 @@ class HeraldClientTasksOverHttpTest {
                   return CallToolResult.text("hello " + r.content().get("name").stringValue());
                 })
             .build();
-    http = McpHttpServer.builder().server(mcp).port(PORT).build().start();
+    http = McpHttpServer.builder().server(mcp).port(0).build().start();
   }
 
   @AfterEach
@@ -242,8 +240,7 @@ class HeraldClientTasksOverHttpTest {
                   return CallToolResult.text("done");
                 })
             .build();
-    try (McpHttpServer server =
-        McpHttpServer.builder().server(bound).port(PORT + 1).build().start()) {
+    try (McpHttpServer server = McpHttpServer.builder().server(bound).port(0).build().start()) {
       McpClient alice = principal(server, "alice");
       TaskHandle task = alice.callToolAsTask("work", null, CallOptions.defaults(), null);
       McpClient aliceAgain = principal(server, "alice");

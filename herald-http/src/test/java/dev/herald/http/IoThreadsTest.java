@@ -114,6 +114,29 @@ class IoThreadsTest {
   }
 
   /**
+   * {@code close()} gives the port back before it returns: a server restarted on the same port at
+   * once binds it, though an open session's connection was dropped with the first.
+   */
+  @ParameterizedTest
+  @EnumSource(IoThreads.class)
+  void aClosedServersPortCanBeBoundAgainAtOnce(IoThreads kind) throws Exception {
+    McpServer mcp =
+        McpServer.builder()
+            .tool(Tool.builder("echo").build(), call -> CallToolResult.text("ok"))
+            .build();
+    int port = 0;
+    for (int i = 0; i < 30; i++) {
+      http = McpHttpServer.builder().server(mcp).port(port).ioThreads(kind).build().start();
+      port = http.uri().getPort();
+      RawHttpClient client = new RawHttpClient(http.uri());
+      client.initialize();
+      assertThat(client.call(client.nextId(), "echo", null).statusCode()).isEqualTo(200);
+      http.close();
+      http = null;
+    }
+  }
+
+  /**
    * As many handlers as the virtual-thread scheduler has carriers compute without blocking; with
    * platform I/O threads the clients' cancellations are still read, and every handler sees it.
    */

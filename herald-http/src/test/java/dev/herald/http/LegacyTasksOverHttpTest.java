@@ -36,7 +36,6 @@ import tools.jackson.databind.JsonNode;
  * deleting the session cancels its tasks. Raw JSON-RPC; handlers block on latches.
  */
 class LegacyTasksOverHttpTest {
-  private static final int PORT = 18201;
 
   private final CountDownLatch running = new CountDownLatch(1);
   private final CountDownLatch gate = new CountDownLatch(1);
@@ -85,7 +84,7 @@ class LegacyTasksOverHttpTest {
                   throw new McpException(-32050, "kaboom");
                 })
             .build();
-    http = McpHttpServer.builder().port(PORT).server(mcp).build().start();
+    http = McpHttpServer.builder().port(0).server(mcp).build().start();
   }
 
   @AfterEach

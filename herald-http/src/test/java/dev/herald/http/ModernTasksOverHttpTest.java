@@ -134,7 +134,7 @@ class ModernTasksOverHttpTest {
                   return CallToolResult.text("Hello, " + name + ", from a task");
                 })
             .build();
-    http = McpHttpServer.builder().server(mcp).port(18310).build().start();
+    http = McpHttpServer.builder().server(mcp).port(0).build().start();
     client = new Stateless26(http.uri());
   }
 

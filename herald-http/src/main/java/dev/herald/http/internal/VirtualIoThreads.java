@@ -3,6 +3,10 @@ package dev.herald.http.internal;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -26,6 +30,12 @@ import org.eclipse.jetty.util.thread.TryExecutor;
  * <p>{@link #isIoThread()} tells a Jetty thread from a handler's: code that may wait on a
  * handler's thread must not wait on the selector's.
  *
+ * <p>Stopping waits (at most {@link #STOP_WAIT_MILLIS}) until every thread it started has ended,
+ * as Jetty's platform pool joins its threads. It matters for the acceptor: the JDK closes a server
+ * socket that a virtual thread is blocked accepting on only when that thread has left {@code
+ * accept}, so without the wait the port could still be bound after the server was stopped, and a
+ * server started again on it at once would fail to bind (seen on a busy machine).
+ *
  * <p>Thread-safe.
  */
 public final class VirtualIoThreads extends AbstractLifeCycle
@@ -33,8 +43,22 @@ public final class VirtualIoThreads extends AbstractLifeCycle
   /** The name of every thread this pool starts. */
   public static final String NAME = "herald-http-io";
 
+  /** How long stopping waits for the threads this pool started to end. */
+  static final long STOP_WAIT_MILLIS = 5_000;
+
   private final ThreadFactory threads = Thread.ofVirtual().name(NAME).factory();
   private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** Threads started and not yet ended. */
+  private final AtomicInteger live = new AtomicInteger();
+
+  private final ReentrantLock lock = new ReentrantLock();
+
+  /** Signalled, once stopping, when {@link #live} falls to one or none. */
+  private final Condition none = lock.newCondition();
+
+  /** Set when stopping begins; only then does a thread's end signal {@link #none}. */
+  private volatile boolean stopping;
 
   /** Whether the calling thread is one this pool started (Jetty's selector, acceptor or a task). */
   public static boolean isIoThread() {
@@ -44,7 +68,32 @@ public final class VirtualIoThreads extends AbstractLifeCycle
 
   @Override
   public void execute(Runnable task) {
-    threads.newThread(task).start();
+    live.incrementAndGet();
+    try {
+      threads.newThread(() -> run(task)).start();
+    } catch (RuntimeException | Error e) {
+      ended();
+      throw e;
+    }
+  }
+
+  private void run(Runnable task) {
+    try {
+      task.run();
+    } finally {
+      ended();
+    }
+  }
+
+  private void ended() {
+    if (live.decrementAndGet() <= 1 && stopping) {
+      lock.lock();
+      try {
+        none.signalAll();
+      } finally {
+        lock.unlock();
+      }
+    }
   }
 
   /** Always runs the task: a virtual thread is always available. */
@@ -65,9 +114,24 @@ public final class VirtualIoThreads extends AbstractLifeCycle
     throw new UnsupportedOperationException("every thread of this pool is virtual already");
   }
 
+  /**
+   * Waits until every thread this pool started has ended (the calling one aside, if it is one),
+   * for at most {@link #STOP_WAIT_MILLIS}.
+   */
   @Override
-  protected void doStop() {
-    stopped.countDown();
+  protected void doStop() throws InterruptedException {
+    stopping = true;
+    int self = isIoThread() ? 1 : 0;
+    long left = TimeUnit.MILLISECONDS.toNanos(STOP_WAIT_MILLIS);
+    lock.lock();
+    try {
+      while (live.get() > self && left > 0) {
+        left = none.awaitNanos(left);
+      }
+    } finally {
+      lock.unlock();
+      stopped.countDown();
+    }
   }
 
   /** Waits until the pool is stopped. */
