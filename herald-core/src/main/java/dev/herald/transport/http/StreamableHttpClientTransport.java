@@ -169,9 +169,10 @@ public final class StreamableHttpClientTransport implements Transport {
       this.ownClient = false;
     } else {
       this.ownClient = true;
+      HttpEngine engine = Objects.requireNonNullElse(b.engine, HttpEngine.AUTO);
       ProxySelector proxy = b.proxy != null ? b.proxy : ProxySelector.getDefault();
       this.client =
-          b.engine.resolve(uri, proxy) == HttpEngine.HTTP1
+          engine.resolve(uri, proxy) == HttpEngine.HTTP1
               ? Http1Client.builder().connectTimeout(timeout).build()
               : jdkClient(uri, timeout, b.proxy);
     }
@@ -649,8 +650,10 @@ public final class StreamableHttpClientTransport implements Transport {
 
     private @Nullable URI uri;
     private @Nullable HttpClient client;
-    private HttpEngine engine = HttpEngine.AUTO;
-    private boolean engineSet;
+
+    /** Null until {@link #httpEngine} is called: {@link HttpEngine#AUTO}. */
+    private @Nullable HttpEngine engine;
+
     private @Nullable ProxySelector proxy;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private @Nullable Duration connectTimeout;
@@ -690,7 +693,7 @@ public final class StreamableHttpClientTransport implements Transport {
         throw new IllegalStateException(
             "connectTimeout was already set; set it on the HttpClient instead");
       }
-      if (engineSet || proxy != null) {
+      if (engine != null || proxy != null) {
         throw new IllegalStateException(
             "an httpEngine or proxy was already set; they choose the client the transport builds");
       }
@@ -708,7 +711,6 @@ public final class StreamableHttpClientTransport implements Transport {
       Objects.requireNonNull(engine, "engine");
       requireNoClient("httpEngine");
       this.engine = engine;
-      this.engineSet = true;
       return this;
     }
 
@@ -777,10 +779,7 @@ public final class StreamableHttpClientTransport implements Transport {
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("connectTimeout must be positive, was " + timeout);
       }
-      if (client != null) {
-        throw new IllegalStateException(
-            "an HttpClient was already set; set its connectTimeout instead");
-      }
+      requireNoClient("connectTimeout");
       this.connectTimeout = timeout;
       return this;
     }
