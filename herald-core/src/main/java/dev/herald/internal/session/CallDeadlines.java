@@ -23,8 +23,12 @@ import org.jspecify.annotations.Nullable;
  * and giving the timer back then and arming it again for the next call cost every call a task
  * added to and removed from the shared scheduler's queue, under its lock. Instead an empty table
  * queues one check ({@link #GIVE_BACK_AFTER} later, at most one queued per engine), which gives
- * the timer back only if the table is still empty then; calls made meanwhile find the timer
- * armed for an earlier deadline and add nothing.
+ * the timer back if the table is still empty then; calls made meanwhile find the timer armed for
+ * an earlier deadline and add nothing. When calls are pending at the check, it aims the timer at
+ * their nearest deadline: a call with a week to run, made just after the handshake answered,
+ * leaves the timer armed for the handshake's deadline only until the check, not until it falls
+ * due (a test that waited for the week's timer raced the ten seconds of the
+ * {@code server/discover} probe's timer, and lost on a busy machine).
  *
  * <p>Thread-safe: {@link #armedAt} is written under {@link #lock} and read without it; a sweep
  * that runs while a call is added sees that call or leaves the timer for the call to arm.
@@ -132,17 +136,18 @@ final class CallDeadlines {
     }
   }
 
-  /** The check {@link #idle} queued: gives the timer back if no call is pending now. */
+  /**
+   * The check {@link #idle} queued: gives the timer back if no call is pending now, and otherwise
+   * aims it at the nearest deadline of the calls still pending, which may be later than the one it
+   * was armed for (a call answered meanwhile, such as the connection's handshake).
+   */
   private void giveBackIfIdle() {
     lock.lock();
     try {
       giveBack = null;
-      if (closed || !pending.isEmpty()) {
-        return; // a call is pending: its answer empties the table again and queues a new check
-      }
       Scheduler.Cancellable t = timer;
-      if (t == null) {
-        return;
+      if (closed || t == null || nearestPendingDeadline() == armedAt) {
+        return; // nothing armed, or armed for a call still pending
       }
       t.cancel();
       timer = null;
@@ -150,13 +155,24 @@ final class CallDeadlines {
     } finally {
       lock.unlock();
     }
-    // a call added while the timer was given back may have found it armed: arm for it
+    // the calls pending, and any added meanwhile that found the timer armed, arm it again
     long now = ticker.nanos();
     for (PendingCall call : pending.calls()) {
       if (!call.isDone()) {
         watch(call, now);
       }
     }
+  }
+
+  /** The nearest deadline of the calls pending; {@link Long#MAX_VALUE} when none is. */
+  private long nearestPendingDeadline() {
+    long next = Long.MAX_VALUE;
+    for (PendingCall call : pending.calls()) {
+      if (!call.isDone()) {
+        next = Math.min(next, call.nextDeadline());
+      }
+    }
+    return next;
   }
 
   /** The engine closed: the timer is given back and never armed again. */

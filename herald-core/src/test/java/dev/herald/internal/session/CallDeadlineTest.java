@@ -102,6 +102,39 @@ class CallDeadlineTest {
   }
 
   @Test
+  void aCallMadeRightAfterAShorterOneWasAnsweredGetsTheTimerOnceTheConnectionIsQuiet() {
+    ManualClock clock = new ManualClock();
+    CountDownLatch never = new CountDownLatch(1);
+    try (EnginePair p =
+        new EnginePair(
+            call -> {
+              if (call.method().equals("hold")) {
+                block(never);
+              }
+              return object("{}");
+            },
+            b -> b.ticker(clock).scheduler(clock),
+            b -> {})) {
+      CallOptions tenSeconds = CallOptions.builder().timeout(Duration.ofSeconds(10)).build();
+      get(p.client.requestDirect("tools/call", null, tenSeconds).result());
+      OutboundCall held =
+          p.client.request(
+              "hold", null, CallOptions.builder().timeout(Duration.ofDays(7)).build(), null);
+      // the timer is still armed for the answered call's ten seconds, and the idle check is queued
+      assertThat(clock.scheduledCount()).isEqualTo(2);
+
+      clock.advance(Duration.ofNanos(CallDeadlines.GIVE_BACK_AFTER));
+
+      assertThat(clock.scheduledCount()).as("only the held call's timer is queued").isEqualTo(1);
+      assertThat(clock.firstDueIn())
+          .hasValue(Duration.ofDays(7).minusNanos(CallDeadlines.GIVE_BACK_AFTER));
+      clock.advance(Duration.ofDays(7));
+      assertThat(failure(held.result())).isInstanceOf(TimeoutException.class);
+      never.countDown();
+    }
+  }
+
+  @Test
   void aCallWithoutADeadlineOfItsOwnEndsAfterTheDefaultTenMinutes() {
     ManualClock clock = new ManualClock();
     try (OneEngine e =

@@ -105,6 +105,19 @@ final class ManualClock implements Ticker, Scheduler {
     advance(Duration.ofMillis(millis));
   }
 
+  /** How long until the first task queued falls due; empty when none is queued. */
+  java.util.Optional<Duration> firstDueIn() {
+    lock.lock();
+    try {
+      Task head = queue.peek();
+      return head == null
+          ? java.util.Optional.empty()
+          : java.util.Optional.of(Duration.ofNanos(head.deadline - now));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Tasks scheduled and not yet run or cancelled. */
   int scheduledCount() {
     lock.lock();
