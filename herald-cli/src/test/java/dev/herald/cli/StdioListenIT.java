@@ -239,17 +239,17 @@ class StdioListenIT {
   }
 
   @Test
-  void theServerExitsPromptlyOnStdinEofWithAListenOpen() throws Exception {
+  void theServerExitsOnStdinEofWithAListenOpen() throws Exception {
     listen("1", "{\"toolsListChanged\":true}");
     await(tagged("1", "notifications/subscriptions/acknowledged"), "acknowledged");
 
-    long start = System.nanoTime();
     stdin.close();
     boolean exited = process.waitFor(20, TimeUnit.SECONDS);
 
     assertThat(exited).isTrue();
-    // the session's drain grace (2 s) is for requests still producing an answer; a listen has none
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(1900);
+    // That the listen does not wait out the drain grace (2 s here, for requests still producing
+    // an answer) is shown by herald-core's DrainGraceTest with a grace of a minute: a bound on
+    // this process's exit time would be a wall-clock race on a busy machine.
     assertThat(lines).isEmpty(); // nothing more for the listen, no response
   }
 }

@@ -108,6 +108,7 @@ public final class McpServer {
   final Scheduler scheduler;
   final int maxInFlight;
   final Duration progressInterval;
+  final Duration drainGrace;
   final CallOptions reverseCallOptions;
   final long listChangedDebounceNanos;
 
@@ -221,6 +222,7 @@ public final class McpServer {
     this.scheduler = b.scheduler;
     this.maxInFlight = b.maxInFlight;
     this.progressInterval = b.progressInterval;
+    this.drainGrace = b.drainGrace;
     this.reverseCallOptions = b.reverseCallOptions;
     this.listChangedDebounceNanos = b.listChangedDebounce.toNanos();
     this.customMapper = b.jsonMapper;
@@ -716,6 +718,7 @@ public final class McpServer {
     private Scheduler scheduler = Scheduler.system();
     private int maxInFlight = 256;
     private Duration progressInterval = Duration.ofMillis(50);
+    private Duration drainGrace = Duration.ofSeconds(2);
     private CallOptions reverseCallOptions =
         CallOptions.builder().timeout(CallOptions.DEFAULT_TIMEOUT).build();
     private Duration listChangedDebounce = Duration.ofMillis(10);
@@ -1300,6 +1303,22 @@ public final class McpServer {
         throw new IllegalArgumentException("progressInterval must not be negative");
       }
       this.progressInterval = interval;
+      return this;
+    }
+
+    /**
+     * How long requests already read may still run, so that their answers go out, after the client
+     * closed its side in an orderly way (stdin's end on stdio); they are cancelled when it runs out
+     * (default 2 s; ZERO cancels them at once). Open-ended requests ({@code subscriptions/listen})
+     * have no answer to wait for and end at once.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder drainGrace(Duration grace) {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("drainGrace must not be negative, was " + grace);
+      }
+      this.drainGrace = grace;
       return this;
     }
 

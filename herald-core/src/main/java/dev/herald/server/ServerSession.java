@@ -163,6 +163,7 @@ public final class ServerSession {
             .scheduler(server.scheduler)
             .maxInFlight(server.maxInFlight)
             .progressInterval(server.progressInterval)
+            .drainGrace(server.drainGrace)
             .defaultCallOptions(server.reverseCallOptions)
             .eventListener(server.eventListeners.create(EventListener.Role.SERVER))
             .senders(server.interceptors)

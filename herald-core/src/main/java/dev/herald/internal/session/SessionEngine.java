@@ -115,6 +115,7 @@ public final class SessionEngine {
 
   private volatile boolean started; // set once through STARTED
   private volatile boolean closed; // set once through CLOSED
+  private volatile boolean draining; // the peer ended its side; requests read may still answer
 
   /**
    * Whether the session serves one request and ends once it is answered ({@link
@@ -385,6 +386,14 @@ public final class SessionEngine {
   /** Requests from the peer still being handled. */
   public int inFlightCount() {
     return inFlight.size();
+  }
+
+  /**
+   * Whether the peer ended its side in an orderly way while requests were still running, which
+   * may still answer within the drain grace; the session is not closed yet.
+   */
+  public boolean draining() {
+    return draining && !closed;
   }
 
   /** Whether this engine runs the peer's request {@code id} now (a cluster relays a cancel elsewhere otherwise). */
@@ -1103,6 +1112,7 @@ public final class SessionEngine {
     }
     // The peer closed its side in an orderly way (stdin EOF): let requests already read finish,
     // for a bounded time, so their responses still go out; then end the session.
+    draining = true;
     Thread.ofVirtual()
         .name("herald-" + name + "-drain")
         .start(() -> {
