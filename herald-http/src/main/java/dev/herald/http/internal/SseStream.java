@@ -513,10 +513,11 @@ public final class SseStream implements SseSink.Listener {
     } finally {
       lock.unlock();
     }
+    // free the request id before the peer can read the stream's end: it may reuse the id at once
+    session.requestEnded(this, keep);
     if (flush != null) {
       flush.flush();
     }
-    session.requestEnded(this, keep);
   }
 
   /**
