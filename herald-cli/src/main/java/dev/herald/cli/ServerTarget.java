@@ -153,7 +153,8 @@ final class ServerTarget {
       return "";
     }
     try {
-      if (p.waitFor(500, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      // its output ended, so it is on its way out; a busy machine may take a moment to reap it
+      if (p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
         return " (server exited with code " + p.exitValue() + ")";
       }
     } catch (InterruptedException e) {

@@ -2,11 +2,14 @@ package dev.herald.cli;
 
 import dev.herald.server.McpServer;
 import dev.herald.server.ResourceHandler;
+import dev.herald.session.EventListener;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.GetPromptResult;
 import dev.herald.wire.LoggingLevel;
+import dev.herald.wire.McpMethods;
 import dev.herald.wire.Prompt;
 import dev.herald.wire.PromptMessage;
+import dev.herald.wire.RequestId;
 import dev.herald.wire.Resource;
 import dev.herald.wire.Tool;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -23,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Its {@code spin} tool reports progress without a total until cancelled and then writes the
  * cancellation's reason to the file named by {@code -Dtest.cancelled.file}: proof that the
  * cancellation arrived on the wire. Its {@code die} tool halts the process mid-call, and {@code
- * -Dtest.exit.after.ms} halts it after a while: a server that goes away.
+ * -Dtest.exit.after.ms} halts it that long after the first {@code subscriptions/listen}
+ * arrived: a server that goes away while watched.
  */
 public final class TestServer {
   static final String TICKER = "test://ticker";
@@ -69,20 +74,33 @@ public final class TestServer {
           Runtime.getRuntime().halt(3);
           return CallToolResult.text("unreachable");
         });
-    McpServer server = b.build();
     long exitAfter = Long.getLong("test.exit.after.ms", 0);
     if (exitAfter > 0) {
-      Thread.ofPlatform()
-          .daemon()
-          .start(() -> {
-            try {
-              Thread.sleep(exitAfter);
-            } catch (InterruptedException e) {
-              return;
+      // counted from the first subscriptions/listen, not from the start: a client still connecting
+      // on a busy machine would otherwise see a server that never answered, not one that went away
+      AtomicBoolean counting = new AtomicBoolean();
+      EventListener haltLater =
+          new EventListener() {
+            @Override
+            public void requestStarted(String method, RequestId id) {
+              if (method.equals(McpMethods.SUBSCRIPTIONS_LISTEN)
+                  && counting.compareAndSet(false, true)) {
+                Thread.ofPlatform()
+                    .daemon()
+                    .start(() -> {
+                      try {
+                        Thread.sleep(exitAfter);
+                      } catch (InterruptedException e) {
+                        return;
+                      }
+                      Runtime.getRuntime().halt(4);
+                    });
+              }
             }
-            Runtime.getRuntime().halt(4);
-          });
+          };
+      b.eventListenerFactory(role -> haltLater);
     }
+    McpServer server = b.build();
     if (Boolean.getBoolean("test.ticker")) {
       AtomicInteger n = new AtomicInteger();
       Thread.ofPlatform()

@@ -28,7 +28,9 @@ import tools.jackson.databind.JsonNode;
  * token on every MCP path, and a verifier that hangs holding up nobody else.
  */
 class AuthorizationOverHttpTest {
-  private final AuthFixture f = new AuthFixture(Duration.ofSeconds(1));
+  // the verification timeout: the hanging verifier's cut-off, long enough that no valid token's
+  // verification on a busy machine runs into it
+  private final AuthFixture f = new AuthFixture(Duration.ofSeconds(5));
 
   @AfterEach
   void stop() {

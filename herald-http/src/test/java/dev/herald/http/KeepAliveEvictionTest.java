@@ -148,7 +148,7 @@ class KeepAliveEvictionTest {
       assertThat(queuedBehindAWrite(session))
           .as("the stream stalled after %d events", sent)
           .isTrue();
-      assertThat(http.sessionCount()).isEqualTo(1);
+      // (the eviction may follow within a few hundred milliseconds: no count is read here)
 
       assertThat(waitUntil(() -> http.sessionCount() == 0, Duration.ofSeconds(10)))
           .as("the session whose client stopped reading was evicted")

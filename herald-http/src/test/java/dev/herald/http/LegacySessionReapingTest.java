@@ -114,8 +114,7 @@ class LegacySessionReapingTest {
     start(b -> b.sessionIdleTimeout(Duration.ofMillis(300)));
     try (Socket s = openLegacyStream()) {
       BufferedReader in = reader(s);
-      String endpoint = endpointOf(in);
-      assertThat(http.sessionCount()).isEqualTo(1);
+      String endpoint = endpointOf(in); // the session exists (and may be reaped at any moment)
       // The client keeps reading but sends nothing: the stream must end (EOF), not hang.
       s.setSoTimeout(10_000);
       while (in.readLine() != null) {

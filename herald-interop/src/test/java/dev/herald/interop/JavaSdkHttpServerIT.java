@@ -186,19 +186,19 @@ class JavaSdkHttpServerIT {
       ToolCallHandle call =
           client.callToolAsync(
               "slow",
-              args("steps", 30, "delayMs", 50),
+              // 12 s of work: long enough that "failed at once" cannot be the server's answer even
+              // when the machine's cores are busy, short enough for the late answer to be seen
+              args("steps", 240, "delayMs", 50),
               CallOptions.builder()
                   .progress(u -> started.countDown())
                   .renderInterval(Duration.ZERO)
                   .build());
       assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-      long start = System.nanoTime();
       assertThat(call.cancel("user pressed cancel")).isTrue();
       assertThatThrownBy(call::await).isInstanceOf(CancelledException.class);
-      assertThat(Duration.ofNanos(System.nanoTime() - start))
+      assertThat(events(client).responsesIgnored())
           .as("failed at once, not when the server answered")
-          .isLessThan(Duration.ofMillis(1000));
-      assertThat(events(client).responsesIgnored()).isZero();
+          .isZero();
       client.ping();
       assertThat(client.callTool("echo", args("text", "after")).firstText()).isEqualTo("after");
       // notifications/cancelled went out as its own POST, which the SDK's servlet accepted.
@@ -206,9 +206,10 @@ class JavaSdkHttpServerIT {
       assertThat(http().cancelStatus).containsExactly(202);
 
       // SDK limitation (java-sdk #130, 2.1.0): the server ignores notifications/cancelled and a
-      // tool handler cannot observe it, so the loop runs to the end (~1.5 s) and the SDK answers
+      // tool handler cannot observe it, so the loop runs to the end (~12 s) and the SDK answers
       // on the call's SSE stream. Herald drops that answer as late instead of handing it to anyone.
       eventually(
+          Duration.ofSeconds(40),
           () -> events(client).responsesIgnored() == 1,
           "the SDK's late answer to the cancelled call");
       assertThat(call.result()).isCompletedExceptionally();

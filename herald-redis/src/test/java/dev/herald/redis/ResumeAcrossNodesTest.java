@@ -63,9 +63,10 @@ class ResumeAcrossNodesTest {
                     return CallToolResult.text("gated on " + name);
                   })
               .build();
-      cluster =
-          RedisCluster.connect(
-              RedisStores.builder(redisUri).heartbeatTtl(Duration.ofSeconds(1)).build());
+      // the default heartbeat (6 s): with a short one, a node's beat delayed on a busy machine
+      // reads as a dead producer and ends a healthy stream; the one test of a stopped node waits
+      // the 6 s out
+      cluster = RedisCluster.connect(RedisStores.builder(redisUri).build());
       http = cluster.apply(McpHttpServer.builder().server(mcp)).build().start();
     }
 

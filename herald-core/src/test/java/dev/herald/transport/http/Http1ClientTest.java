@@ -408,7 +408,7 @@ class Http1ClientTest {
           c.request();
           c.awaitClose();
         });
-    HttpRequest r = HttpRequest.newBuilder(server.uri("/")).timeout(Duration.ofMillis(200)).build();
+    HttpRequest r = HttpRequest.newBuilder(server.uri("/")).timeout(Duration.ofSeconds(2)).build();
     assertThatThrownBy(() -> client.send(r, HttpResponse.BodyHandlers.ofString()))
         .isInstanceOf(HttpTimeoutException.class);
     eventually(() -> server.closedByClient.get() == 1, "the client closed the connection");
