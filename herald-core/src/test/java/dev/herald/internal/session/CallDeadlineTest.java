@@ -61,6 +61,23 @@ class CallDeadlineTest {
     }
   }
 
+  /**
+   * A pair whose server answers every request at once except {@code hold}, which waits for
+   * {@code release}; the client's clocks run on {@code clock} and its timers on {@code timers}.
+   */
+  private static EnginePair holding(
+      CountDownLatch release, ManualClock clock, dev.herald.session.Scheduler timers) {
+    return new EnginePair(
+        call -> {
+          if (call.method().equals("hold")) {
+            block(release);
+          }
+          return object("{}");
+        },
+        b -> b.ticker(clock).scheduler(timers),
+        b -> {});
+  }
+
   @Test
   void callsMadeOneAtATimeShareOneTimerWhichIsGivenBackOnceTheConnectionIsIdle() {
     ManualClock clock = new ManualClock();
@@ -72,16 +89,7 @@ class CallDeadlineTest {
           return clock.schedule(task, delay);
         };
     CountDownLatch never = new CountDownLatch(1);
-    try (EnginePair p =
-        new EnginePair(
-            call -> {
-              if (call.method().equals("hold")) {
-                block(never);
-              }
-              return object("{}");
-            },
-            b -> b.ticker(clock).scheduler(counting),
-            b -> {})) {
+    try (EnginePair p = holding(never, clock, counting)) {
       for (int i = 0; i < 1_000; i++) {
         get(p.client.requestDirect("tools/call", null, CallOptions.defaults()).result());
       }
@@ -105,16 +113,7 @@ class CallDeadlineTest {
   void aCallMadeRightAfterAShorterOneWasAnsweredGetsTheTimerOnceTheConnectionIsQuiet() {
     ManualClock clock = new ManualClock();
     CountDownLatch never = new CountDownLatch(1);
-    try (EnginePair p =
-        new EnginePair(
-            call -> {
-              if (call.method().equals("hold")) {
-                block(never);
-              }
-              return object("{}");
-            },
-            b -> b.ticker(clock).scheduler(clock),
-            b -> {})) {
+    try (EnginePair p = holding(never, clock, clock)) {
       CallOptions tenSeconds = CallOptions.builder().timeout(Duration.ofSeconds(10)).build();
       get(p.client.requestDirect("tools/call", null, tenSeconds).result());
       OutboundCall held =
