@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
  * resource links and embedded text, error messages) carries terminal escape sequences (CSI,
  * OSC 0 title, OSC 8 hyperlink, OSC 52 clipboard), C1 controls, CR, BEL and a bidirectional
  * override. The CLI must print none of them raw. After {@code notifications/initialized} it sends
- * a log message and a list change; with {@code -Devil.exit.ms} it exits that long after.
+ * a log message and a list change; with {@code -Devil.exit.ms} it repeats the list change every
+ * 100 ms and halts that long after.
  */
 public final class EvilServer {
   /** Everything a terminal must not get raw, in one string. */
@@ -49,16 +50,7 @@ public final class EvilServer {
           log(out, "hello " + NASTY);
           send(out, notification("notifications/tools/list_changed", null));
           if (exitMs > 0) {
-            Thread.ofPlatform()
-                .daemon()
-                .start(() -> {
-                  try {
-                    Thread.sleep(exitMs);
-                  } catch (InterruptedException e) {
-                    return;
-                  }
-                  Runtime.getRuntime().halt(5);
-                });
+            Thread.ofPlatform().daemon().start(() -> changeUntilHalt(out, exitMs));
           }
           continue;
         }
@@ -113,6 +105,23 @@ public final class EvilServer {
     }
   }
 
+  /**
+   * Sends a list change every 100 ms, then halts: a watcher that registers its listener only after
+   * the handshake, however late a busy machine lets it, still hears one.
+   */
+  private static void changeUntilHalt(PrintStream out, long exitMs) {
+    long end = System.nanoTime() + exitMs * 1_000_000;
+    try {
+      while (System.nanoTime() < end) {
+        Thread.sleep(100);
+        send(out, notification("notifications/tools/list_changed", null));
+      }
+    } catch (InterruptedException e) {
+      return;
+    }
+    Runtime.getRuntime().halt(5);
+  }
+
   private static void log(PrintStream out, String text) {
     ObjectNode params =
         JSON.createObjectNode().put("level", "error").put("logger", "lg" + NASTY).put("data", text);
@@ -129,8 +138,10 @@ public final class EvilServer {
   }
 
   private static void send(PrintStream out, JsonNode message) {
-    out.print(JSON.writeValueAsString(message));
-    out.print('\n');
-    out.flush();
+    String line = JSON.writeValueAsString(message) + "\n";
+    synchronized (out) {
+      out.print(line);
+      out.flush();
+    }
   }
 }
