@@ -3,6 +3,7 @@ package dev.herald.cli;
 import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.Background;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ class WatchCommandIT {
           }
         });
     CompletableFuture<String> err =
-        CompletableFuture.supplyAsync(() -> {
+        Background.supply(() -> {
           try {
             return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
           } catch (Exception e) {
@@ -108,7 +109,7 @@ class WatchCommandIT {
           }
         });
     CompletableFuture<String> err =
-        CompletableFuture.supplyAsync(() -> {
+        Background.supply(() -> {
           try {
             return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
           } catch (Exception e) {

@@ -12,6 +12,7 @@ import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.McpServer;
 import dev.herald.server.ServerSession;
 import dev.herald.server.TaskStart;
+import dev.herald.testing.Background;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.wire.CallToolResult;
 import dev.herald.wire.McpJson;
@@ -112,7 +113,7 @@ class KeepAliveEvictionTest {
     assertThat(RawHttpClient.json(RawHttpClient.body(task)).get("result").has("task")).isTrue();
     assertThat(working.await(10, TimeUnit.SECONDS)).isTrue();
     CompletableFuture<Integer> held =
-        CompletableFuture.supplyAsync(() -> {
+        Background.supply(() -> {
           try {
             return client.call(3, "hold", null).statusCode();
           } catch (Exception e) {

@@ -8,6 +8,7 @@ import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.internal.session.EngineAccess;
 import dev.herald.server.ServerSession;
+import dev.herald.testing.Background;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.SseReader;
 import dev.herald.wire.McpJson;
@@ -225,7 +226,7 @@ class ResourceLimitsTest {
       ServerSession ss =
           EndpointProbe.serverSession(EndpointProbe.session(fixture.http.endpoint, client.session));
       CompletableFuture<String> call =
-          CompletableFuture.supplyAsync(() -> {
+          Background.supply(() -> {
             try {
               return describe(RawHttpClient.json(RawHttpClient.body(client.call(9, "hold", null))));
             } catch (Exception e) {

@@ -3,10 +3,10 @@ package dev.herald.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.herald.http.Fixture.Client;
+import dev.herald.testing.Background;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Iterator;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -61,7 +61,7 @@ class StandingStreamHeadTest {
 
   /** The next line starting with {@code prefix}, read on another thread within a bound. */
   private static String nextMatching(Iterator<String> lines, String prefix) throws Exception {
-    return CompletableFuture.supplyAsync(
+    return Background.supply(
             () -> {
               while (lines.hasNext()) {
                 String l = lines.next();

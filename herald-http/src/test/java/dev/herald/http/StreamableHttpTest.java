@@ -8,6 +8,7 @@ import dev.herald.http.Fixture.Client;
 import dev.herald.http.internal.EndpointProbe;
 import dev.herald.http.internal.HttpSession;
 import dev.herald.internal.session.EngineAccess;
+import dev.herald.testing.Background;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.SseReader;
 import dev.herald.testing.SseReader.Event;
@@ -33,10 +34,8 @@ class StreamableHttpTest {
       throws Exception {
     Client client = fixture.client();
     client.initialize();
-    CompletableFuture<List<String>> a =
-        CompletableFuture.supplyAsync(() -> callAndRead(client, 10, "a"));
-    CompletableFuture<List<String>> b =
-        CompletableFuture.supplyAsync(() -> callAndRead(client, 11, "b"));
+    CompletableFuture<List<String>> a = Background.supply(() -> callAndRead(client, 10, "a"));
+    CompletableFuture<List<String>> b = Background.supply(() -> callAndRead(client, 11, "b"));
 
     assertThat(a.get())
         .containsExactly(

@@ -2,6 +2,7 @@ package dev.herald.interop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.herald.testing.Background;
 import dev.herald.testing.HeraldJar;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -25,7 +26,7 @@ class CliAgainstTypeScriptIT {
     Process p = new ProcessBuilder(cmd).start();
     p.getOutputStream().close();
     CompletableFuture<String> err =
-        CompletableFuture.supplyAsync(() -> {
+        Background.supply(() -> {
           try {
             return new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
           } catch (Exception e) {

@@ -4,6 +4,7 @@ import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.testing.Background;
 import dev.herald.testing.HeraldJar;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -208,14 +209,14 @@ class JavaSdkClientIT {
       // Two calls at once, each with its own token: the SDK's consumer is global, so routing is
       // checked by token.
       CompletableFuture<CallToolResult> a =
-          CompletableFuture.supplyAsync(() ->
+          Background.supply(() ->
               client.callTool(
                   CallToolRequest.builder("slow")
                       .arguments(Map.of("steps", 5, "delayMs", 40))
                       .progressToken("sdk-a")
                       .build()));
       CompletableFuture<CallToolResult> b =
-          CompletableFuture.supplyAsync(() ->
+          Background.supply(() ->
               client.callTool(
                   CallToolRequest.builder("slow")
                       .arguments(Map.of("steps", 8, "delayMs", 25))

@@ -14,6 +14,7 @@ import com.nimbusds.jwt.PlainJWT;
 import com.nimbusds.jwt.SignedJWT;
 import dev.herald.auth.InvalidTokenException;
 import dev.herald.auth.Principal;
+import dev.herald.testing.Background;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -84,7 +85,7 @@ class JwtTokenVerifierTest {
     List<CompletableFuture<Void>> blockers = new ArrayList<>();
     for (int i = 0; i < workers; i++) {
       blockers.add(
-          CompletableFuture.runAsync(() -> {
+          Background.run(() -> {
             started.countDown();
             try {
               release.await(); // not a managed blocker: the pool adds no worker for it

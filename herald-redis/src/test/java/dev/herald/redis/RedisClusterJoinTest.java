@@ -4,6 +4,7 @@ import static dev.herald.testing.Eventually.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.testing.Background;
 import dev.herald.testing.RedisProcess;
 import java.net.URI;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class RedisClusterJoinTest {
     try (RedisProcess redis = RedisProcess.start()) {
       redis.stop(); // the port is known, nothing listens on it
       CompletableFuture<RedisCluster> joining =
-          CompletableFuture.supplyAsync(
+          Background.supply(
               () -> RedisCluster.connect(URI.create(redis.uri()), Duration.ofSeconds(120)));
       redis.restart();
       try (RedisCluster cluster = joining.get(120, TimeUnit.SECONDS)) {
@@ -41,7 +42,7 @@ class RedisClusterJoinTest {
       redis.stop();
       List<RedisUnavailableException> told = new CopyOnWriteArrayList<>();
       CompletableFuture<RedisCluster> joining =
-          CompletableFuture.supplyAsync(() ->
+          Background.supply(() ->
               RedisCluster.connect(URI.create(redis.uri()), Duration.ofSeconds(120), told::add));
       eventually(Duration.ofSeconds(120), () -> !told.isEmpty(), "a failed try was told");
       redis.restart();

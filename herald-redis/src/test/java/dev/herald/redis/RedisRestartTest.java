@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.herald.server.McpServer;
+import dev.herald.testing.Background;
 import dev.herald.testing.RawHttpClient;
 import dev.herald.testing.RedisProcess;
 import dev.herald.wire.CallToolResult;
@@ -132,7 +133,7 @@ class RedisRestartTest {
       assertThatThrownBy(() -> impatient.lookup("s")).isInstanceOf(RedisUnavailableException.class);
       AtomicBoolean asked = new AtomicBoolean();
       CompletableFuture<Optional<?>> lookup =
-          CompletableFuture.supplyAsync(() -> {
+          Background.supply(() -> {
             asked.set(true);
             return patient.lookup("s");
           });
@@ -152,8 +153,7 @@ class RedisRestartTest {
       SessionDirectory directory =
           new SessionDirectory(connection, Duration.ofHours(1), Duration.ofMillis(300));
       redis.stop();
-      CompletableFuture<Optional<?>> lookup =
-          CompletableFuture.supplyAsync(() -> directory.lookup("s"));
+      CompletableFuture<Optional<?>> lookup = Background.supply(() -> directory.lookup("s"));
       assertThatThrownBy(() -> lookup.get(WAIT.toSeconds(), TimeUnit.SECONDS)) // never hangs
           .hasCauseInstanceOf(RedisUnavailableException.class);
     }

@@ -3,6 +3,7 @@ package dev.herald.transport.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.herald.testing.Background;
 import dev.herald.transport.TransportException;
 import dev.herald.transport.http.ConnectionState.Closed;
 import dev.herald.transport.http.ConnectionState.FallingBack;
@@ -145,7 +146,7 @@ class ConnectionStateMachineTest {
     machine.initializedSending(true);
     assertThat(machine.initializedAccepted()).isTrue();
     CompletableFuture<Void> sender =
-        CompletableFuture.runAsync(() -> machine.awaitStanding(Duration.ofSeconds(30)));
+        Background.run(() -> machine.awaitStanding(Duration.ofSeconds(30)));
     machine.standingSettled();
     sender.get(10, TimeUnit.SECONDS);
     assertThat(standing()).isEqualTo(Standing.SETTLED);
@@ -158,7 +159,7 @@ class ConnectionStateMachineTest {
     assertThat(machine.fallingBack(legacy)).isTrue();
     assertThat(machine.state())
         .isEqualTo(new FallingBack(legacy, new SessionFacts(null, null, INIT)));
-    CompletableFuture<ConnectionState> sender = CompletableFuture.supplyAsync(machine::awaitRoute);
+    CompletableFuture<ConnectionState> sender = Background.supply(machine::awaitRoute);
     machine.initializeAnswered(INIT, "2025-06-18");
     assertThat(sender).isNotDone();
     machine.fellBack();
@@ -170,7 +171,7 @@ class ConnectionStateMachineTest {
   void senderWaitingForTheProbeGoesOnWhenItIsAnswered() throws Exception {
     machine.start();
     machine.initializeSending(INIT);
-    CompletableFuture<ConnectionState> sender = CompletableFuture.supplyAsync(machine::awaitRoute);
+    CompletableFuture<ConnectionState> sender = Background.supply(machine::awaitRoute);
     machine.probeAnswered(null);
     assertThat(sender.get(10, TimeUnit.SECONDS)).isInstanceOf(Streamable.class);
   }
