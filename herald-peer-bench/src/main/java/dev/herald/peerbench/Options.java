@@ -20,7 +20,7 @@ final class Options {
     DEFAULTS.put("progress-count", "10000");
     DEFAULTS.put("progress-warmup", "5");
     DEFAULTS.put("progress-warmup-s", "10");
-    DEFAULTS.put("progress-rounds", "5");
+    DEFAULTS.put("progress-rounds", "30");
     DEFAULTS.put("call-sessions", "16");
     DEFAULTS.put("calls-warmup-s", "8");
     DEFAULTS.put("calls-s", "8");
