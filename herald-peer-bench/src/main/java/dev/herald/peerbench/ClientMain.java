@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  * transport as built by default, on herald-core's {@code Http1Client}; {@code herald-jdk}: on the
  * JDK {@code HttpClient}; {@code herald-jetty}: on herald-jetty-client) or the official Java SDK
  * 2.1.0's {@code McpSyncClient} ({@code sdk}), each on its own class path, against a server another
- * child runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@code
- * OperatingSystemMXBean.getProcessCpuTime}), read around the measured part only.
+ * child runs. It measures itself and prints one {@code RESULT} line: process CPU is its own ({@link
+ * Cpu}), read around the measured part only.
  *
  * <ul>
  *   <li>{@code <kind> load <own|shared> <uri> <threads> <warmupS> <measureS> <limitS>}: {@code
@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  */
 public final class ClientMain {
+  /** The name of every caller thread, then its number (its native name too: {@link Cpu}). */
+  private static final String CALLER = "caller-";
+
   private ClientMain() {}
 
   /** One client connection, whichever implementation. */
@@ -89,12 +92,14 @@ public final class ClientMain {
       }
       burst(clients, threads, TimeUnit.SECONDS.toNanos(warmupS), new LongAdder());
       LongAdder callers = new LongAdder();
-      long cpu0 = Cpu.processNanos();
+      // The callers count their own CPU as they end; the readings leave every caller thread out,
+      // the warm-up's included, whose kernel tasks may still be listed for a moment after join
+      // (counted at the first reading and gone at the second, they made the figure negative).
+      long cpu0 = Cpu.processNanosExcept(CALLER);
       long t0 = System.nanoTime();
       long calls = burst(clients, threads, TimeUnit.SECONDS.toNanos(measureS), callers);
       long wall = System.nanoTime() - t0;
-      // the callers ended before the second reading, which no longer sees them: add their own
-      long cpu = Cpu.processNanos() - cpu0 + callers.sum();
+      long cpu = Cpu.processNanosExcept(CALLER) - cpu0 + callers.sum();
       System.out.println("RESULT " + calls + " " + wall + " " + cpu);
     } finally {
       clients.forEach(Client::close);
@@ -117,7 +122,7 @@ public final class ClientMain {
       int me = t;
       running.add(
           Thread.ofPlatform()
-              .name("caller-" + t)
+              .name(CALLER + t)
               .start(() -> {
                 long i = 0;
                 try {

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This process's CPU time in nanoseconds. On Linux it is the sum of the first field of {@code
@@ -18,7 +19,18 @@ final class Cpu {
   private Cpu() {}
 
   static long processNanos() {
-    long own = threads(Path.of("/proc/self/task"));
+    return processNanosExcept(null);
+  }
+
+  /**
+   * As {@link #processNanos()}, leaving out the threads whose name starts with {@code prefix}
+   * (their native name, which the JVM sets from the thread's): a caller that counts their CPU
+   * itself cannot then have a thread counted at one reading and gone at the next (a joined
+   * thread's kernel task may outlive {@code join} for a moment). Without {@code /proc}, every
+   * thread is counted.
+   */
+  static long processNanosExcept(@Nullable String prefix) {
+    long own = threads(Path.of("/proc/self/task"), prefix);
     return own >= 0
         ? own
         : ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
@@ -27,19 +39,25 @@ final class Cpu {
 
   /** Another process's CPU time, read the same way; from its ProcessHandle (10 ms steps) elsewhere. */
   static long processNanos(ProcessHandle process) {
-    long sum = threads(Path.of("/proc/" + process.pid() + "/task"));
+    long sum = threads(Path.of("/proc/" + process.pid() + "/task"), null);
     return sum >= 0
         ? sum
         : process.info().totalCpuDuration().orElse(java.time.Duration.ZERO).toNanos();
   }
 
-  /** The schedstat sum over a process's threads, or -1 when it cannot be read. */
-  private static long threads(Path dir) {
+  /**
+   * The schedstat sum over a process's threads, but those whose name starts with {@code skip}, or
+   * -1 when it cannot be read.
+   */
+  private static long threads(Path dir, @Nullable String skip) {
     if (Files.isDirectory(dir)) {
       long sum = 0;
       try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
         for (Path t : tasks) {
           try {
+            if (skip != null && Files.readString(t.resolve("comm")).startsWith(skip)) {
+              continue;
+            }
             String s = Files.readString(t.resolve("schedstat"));
             int space = s.indexOf(' ');
             sum += Long.parseLong(space < 0 ? s.trim() : s.substring(0, space));
