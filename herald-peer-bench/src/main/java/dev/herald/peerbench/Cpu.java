@@ -11,12 +11,23 @@ import org.jspecify.annotations.Nullable;
  * This process's CPU time in nanoseconds. On Linux it is the sum of the first field of {@code
  * /proc/self/task/<tid>/schedstat} (time on CPU, in nanoseconds) over the threads alive, JIT and
  * GC threads included: {@code OperatingSystemMXBean.getProcessCpuTime} counts in the kernel's
- * 10 ms ticks there, too coarse for a few hundred milliseconds of work. A thread that ends between
- * two readings takes its time with it; a warm server starts and ends few. Elsewhere, or when
- * {@code /proc} cannot be read, the MXBean's figure.
+ * 10 ms ticks there, too coarse for a few hundred milliseconds of work. Threads that ended keep
+ * counting with the time they had at the last reading that saw them (a JIT compiler thread the JVM
+ * retires after the warm-up would otherwise take its seconds of compiling out of the next
+ * difference, and make it small or negative); only what such a thread spent after that reading is
+ * lost. Elsewhere, or when {@code /proc} cannot be read, the MXBean's figure.
+ *
+ * <p>Thread-safe (readings are serialised).
  */
 final class Cpu {
   private Cpu() {}
+
+  /** Per {@code /proc/<pid>/task} directory read: each thread's time at the last reading. */
+  private static final java.util.Map<String, java.util.Map<String, Long>> SEEN =
+      new java.util.HashMap<>();
+
+  /** Per directory: the time of the threads that ended, as last seen. */
+  private static final java.util.Map<String, Long> ENDED = new java.util.HashMap<>();
 
   static long processNanos() {
     return processNanosExcept(null);
@@ -46,30 +57,52 @@ final class Cpu {
   }
 
   /**
-   * The schedstat sum over a process's threads, but those whose name starts with {@code skip}, or
-   * -1 when it cannot be read.
+   * The schedstat sum over a process's threads but those whose name starts with {@code skip}, those
+   * that ended since earlier readings included (as last seen), or -1 when it cannot be read.
    */
-  private static long threads(Path dir, @Nullable String skip) {
-    if (Files.isDirectory(dir)) {
-      long sum = 0;
-      try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
-        for (Path t : tasks) {
-          try {
-            if (skip != null && Files.readString(t.resolve("comm")).startsWith(skip)) {
-              continue;
-            }
-            String s = Files.readString(t.resolve("schedstat"));
-            int space = s.indexOf(' ');
-            sum += Long.parseLong(space < 0 ? s.trim() : s.substring(0, space));
-          } catch (IOException | NumberFormatException e) {
-            // the thread ended while we looked
+  private static synchronized long threads(Path dir, @Nullable String skip) {
+    if (!Files.isDirectory(dir)) {
+      return -1;
+    }
+    java.util.Map<String, Long> now = new java.util.HashMap<>();
+    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
+      for (Path t : tasks) {
+        try {
+          if (skip != null && Files.readString(t.resolve("comm")).startsWith(skip)) {
+            continue;
           }
+          String st = Files.readString(t.resolve("schedstat"));
+          int space = st.indexOf(' ');
+          now.put(
+              t.getFileName().toString(),
+              Long.parseLong(space < 0 ? st.trim() : st.substring(0, space)));
+        } catch (IOException | NumberFormatException e) {
+          // the thread ended while we looked: the next reading counts it as ended
         }
-        return sum;
-      } catch (IOException e) {
-        // fall back below
+      }
+    } catch (IOException e) {
+      return -1;
+    }
+    String key = dir + "|" + skip; // a reading that leaves threads out is a series of its own
+    java.util.Map<String, Long> before = SEEN.getOrDefault(key, java.util.Map.of());
+    long ended = ENDED.getOrDefault(key, 0L);
+    for (java.util.Map.Entry<String, Long> b : before.entrySet()) {
+      Long n = now.get(b.getKey());
+      if (n == null || n < b.getValue()) { // gone, or its id taken by a new thread
+        ended += b.getValue();
+        if (b.getValue() >= 10_000_000L) { // worth knowing: it would have skewed the difference
+          System.err.printf(
+              "cpu: %s/%s ended with %.0f ms of CPU, still counted%n",
+              dir, b.getKey(), b.getValue() / 1e6);
+        }
       }
     }
-    return -1;
+    SEEN.put(key, now);
+    ENDED.put(key, ended);
+    long sum = ended;
+    for (long v : now.values()) {
+      sum += v;
+    }
+    return sum;
   }
 }
