@@ -5,6 +5,8 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,12 +24,17 @@ import org.jspecify.annotations.Nullable;
 final class Cpu {
   private Cpu() {}
 
-  /** Per {@code /proc/<pid>/task} directory read: each thread's time at the last reading. */
-  private static final java.util.Map<String, java.util.Map<String, Long>> SEEN =
-      new java.util.HashMap<>();
+  /**
+   * The readings of one {@code /proc/<pid>/task} directory (with one set of threads left out):
+   * each thread's time at the last reading, and the time of the threads that ended, as last seen.
+   */
+  private static final class Series {
+    Map<String, Long> seen = Map.of();
+    long ended;
+  }
 
-  /** Per directory: the time of the threads that ended, as last seen. */
-  private static final java.util.Map<String, Long> ENDED = new java.util.HashMap<>();
+  /** Guarded by the class: the series by directory and the prefix it leaves out. */
+  private static final Map<String, Series> SERIES = new HashMap<>();
 
   static long processNanos() {
     return processNanosExcept(null);
@@ -64,7 +71,7 @@ final class Cpu {
     if (!Files.isDirectory(dir)) {
       return -1;
     }
-    java.util.Map<String, Long> now = new java.util.HashMap<>();
+    Map<String, Long> now = new HashMap<>();
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(dir)) {
       for (Path t : tasks) {
         try {
@@ -83,13 +90,12 @@ final class Cpu {
     } catch (IOException e) {
       return -1;
     }
-    String key = dir + "|" + skip; // a reading that leaves threads out is a series of its own
-    java.util.Map<String, Long> before = SEEN.getOrDefault(key, java.util.Map.of());
-    long ended = ENDED.getOrDefault(key, 0L);
-    for (java.util.Map.Entry<String, Long> b : before.entrySet()) {
+    // a reading that leaves threads out is a series of its own
+    Series series = SERIES.computeIfAbsent(dir + "|" + skip, k -> new Series());
+    for (Map.Entry<String, Long> b : series.seen.entrySet()) {
       Long n = now.get(b.getKey());
       if (n == null || n < b.getValue()) { // gone, or its id taken by a new thread
-        ended += b.getValue();
+        series.ended += b.getValue();
         if (b.getValue() >= 10_000_000L) { // worth knowing: it would have skewed the difference
           System.err.printf(
               "cpu: %s/%s ended with %.0f ms of CPU, still counted%n",
@@ -97,9 +103,8 @@ final class Cpu {
         }
       }
     }
-    SEEN.put(key, now);
-    ENDED.put(key, ended);
-    long sum = ended;
+    series.seen = now;
+    long sum = series.ended;
     for (long v : now.values()) {
       sum += v;
     }
